@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { execute, InvalidInputError } from "../../src/core/runner.js";
+import sum from "./sum.js";
+
+const run = (numbers: string[]) => execute(sum, { numbers });
+
+describe("math/sum", () => {
+  it.each([
+    [["0.1", "0.2"], 0.3, "0.3"],
+    [["9007199254740993", "1"], 9007199254740994, "9007199254740994"],
+    [["1e3", "2.5E-4"], 1000.00025, "1000.00025"],
+    [["-0", "0"], 0, "0"],
+    [["-0"], 0, "0"],
+    [[".5", "5."], 5.5, "5.5"],
+    [["99999999999.9999999999", "0.0000000001"], 100000000000, "100000000000"],
+    [["1e400"], null, `1${"0".repeat(400)}`],
+    [["1e-400"], 0, `0.${"0".repeat(399)}1`],
+  ])("%j → %s (%s)", (numbers, result, decimal) => {
+    expect(run(numbers)).toEqual({ result, decimal, count: numbers.length });
+  });
+
+  it("refuses a result longer than 10,000 digits in plain notation", () => {
+    expect(() => run(["1e9999", "1e-9999"])).toThrow(InvalidInputError);
+  });
+
+  it("lists every bad item with its index", () => {
+    try {
+      run(["1", "abc", "NaN", "0x10"]);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as InvalidInputError).problems.map((p) => [p.loc, p.type])).toEqual([
+        [["numbers", "1"], "float_parsing"],
+        [["numbers", "2"], "float_parsing"],
+        [["numbers", "3"], "float_parsing"],
+      ]);
+    }
+  });
+});

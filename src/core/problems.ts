@@ -1,0 +1,189 @@
+/**
+ * Turns zod issues into FastAPI/Pydantic v2 problems (`loc`, `msg`, `type`), so clients
+ * written against the Pydantic shape keep working. The parameter's kind (decimal,
+ * integer, …) chooses the Pydantic type where zod only says "wrong type".
+ */
+import type { z } from "zod";
+import type { Problem } from "../kit/errors.js";
+import { describeParam, type ParamDescription } from "../kit/params.js";
+
+type Issue = z.core.$ZodIssue;
+
+const PARSING_BY_KIND: Record<ParamDescription["kind"], { type: string; msg: string }> = {
+  decimal: {
+    type: "float_parsing",
+    msg: "Input should be a valid decimal number, unable to parse string as a number",
+  },
+  integer: {
+    type: "int_parsing",
+    msg: "Input should be a valid integer, unable to parse string as an integer",
+  },
+  boolean: {
+    type: "bool_parsing",
+    msg: "Input should be a valid boolean, unable to interpret input",
+  },
+  string: { type: "string_type", msg: "Input should be a valid string" },
+  enum: { type: "enum", msg: "Input should be one of the allowed values" },
+  list: { type: "list_type", msg: "Input should be a valid list" },
+};
+
+/** The parameter description at `path` inside the object schema `input`, if any. */
+function paramAt(input: z.ZodObject, path: PropertyKey[]): ParamDescription | undefined {
+  const [name, ...rest] = path;
+  const schema = typeof name === "string" ? input.shape[name] : undefined;
+  if (!schema) return undefined;
+  let param = describeParam(schema as z.ZodType);
+  for (const _ of rest) {
+    if (param.kind !== "list" || !param.item) break;
+    param = param.item;
+  }
+  return param;
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+const quote = (value: unknown) => `'${String(value)}'`;
+
+function oneOf(values: readonly unknown[]): string {
+  const quoted = values.map(quote);
+  return quoted.length <= 1
+    ? quoted.join("")
+    : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
+}
+
+function plural(count: number | bigint, word: string): string {
+  return `${count} ${word}${count === 1 || count === 1n ? "" : "s"}`;
+}
+
+function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknown): Problem {
+  const small = issue.code === "too_small";
+  const limit = small ? issue.minimum : issue.maximum;
+  const inclusive = issue.inclusive !== false;
+  switch (issue.origin) {
+    case "string":
+      return small
+        ? {
+            loc: [],
+            type: "string_too_short",
+            msg: `String should have at least ${plural(limit, "character")}`,
+            ctx: { min_length: limit },
+          }
+        : {
+            loc: [],
+            type: "string_too_long",
+            msg: `String should have at most ${plural(limit, "character")}`,
+            ctx: { max_length: limit },
+          };
+    case "array": {
+      const length = Array.isArray(actual) ? actual.length : 0;
+      return small
+        ? {
+            loc: [],
+            type: "too_short",
+            msg: `List should have at least ${plural(limit, "item")} after validation, not ${length}`,
+            ctx: { field_type: "List", min_length: limit, actual_length: length },
+          }
+        : {
+            loc: [],
+            type: "too_long",
+            msg: `List should have at most ${plural(limit, "item")} after validation, not ${length}`,
+            ctx: { field_type: "List", max_length: limit, actual_length: length },
+          };
+    }
+    default: {
+      const [type, words, key] = small
+        ? inclusive
+          ? ["greater_than_equal", "greater than or equal to", "ge"]
+          : ["greater_than", "greater than", "gt"]
+        : inclusive
+          ? ["less_than_equal", "less than or equal to", "le"]
+          : ["less_than", "less than", "lt"];
+      return {
+        loc: [],
+        type,
+        msg: `Input should be ${words} ${String(limit)}`,
+        ctx: { [key]: Number(limit) },
+      };
+    }
+  }
+}
+
+function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Omit<Problem, "loc"> {
+  const value = valueAt(input, issue.path);
+  switch (issue.code) {
+    case "invalid_type": {
+      if (value === undefined) return { type: "missing", msg: "Field required" };
+      const param = paramAt(schema, issue.path);
+      return param ? PARSING_BY_KIND[param.kind] : { type: "value_error", msg: issue.message };
+    }
+    case "too_small":
+    case "too_big":
+      return bounds(issue, value);
+    case "invalid_value":
+      return {
+        type: "enum",
+        msg: `Input should be ${oneOf(issue.values)}`,
+        ctx: { expected: oneOf(issue.values) },
+      };
+    case "custom": {
+      const params = (issue.params ?? {}) as { type?: string; ctx?: Record<string, unknown> };
+      return {
+        type: params.type ?? "value_error",
+        msg: params.type ? issue.message : `Value error, ${issue.message}`,
+        ...(params.ctx ? { ctx: params.ctx } : {}),
+      };
+    }
+    default:
+      return { type: "value_error", msg: `Value error, ${issue.message}` };
+  }
+}
+
+/** Echoed inputs are kept short: a 10,000-digit literal is not sent back. */
+const MAX_ECHOED_INPUT = 200;
+
+function echo(value: unknown): { input?: unknown } {
+  if (typeof value === "string") return value.length <= MAX_ECHOED_INPUT ? { input: value } : {};
+  if (typeof value === "number" || typeof value === "boolean") return { input: value };
+  return {};
+}
+
+/**
+ * Maps every zod issue of `input` against `schema` to a {@link Problem}.
+ *
+ * @example
+ * toProblems(schema.safeParse(input).error.issues, schema, input)
+ * // [{ loc: ["numbers", "1"], msg: "Input should be a valid decimal number, …", type: "float_parsing", input: "abc" }]
+ */
+export function toProblems(
+  issues: readonly Issue[],
+  schema: z.ZodObject,
+  input: unknown,
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        problems.push({
+          loc: [...issue.path.map(String), key],
+          msg: "Extra inputs are not permitted",
+          type: "extra_forbidden",
+        });
+      }
+      continue;
+    }
+    const value = valueAt(input, issue.path);
+    problems.push({
+      loc: issue.path.map(String),
+      ...describeIssue(issue, schema, input),
+      ...echo(value),
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,89 @@
+/**
+ * Exact decimal arithmetic for operations. Every arithmetic result is reported twice:
+ * `decimal`, the exact value in plain notation, and `result`, the nearest double.
+ */
+import DecimalJs from "decimal.js";
+import { CalculationError } from "./errors.js";
+
+/**
+ * A decimal.js constructor whose precision is so large that addition, subtraction and
+ * multiplication are exact for every value this service accepts, and which never
+ * switches to exponent notation.
+ */
+export const Exact = DecimalJs.clone({
+  precision: 1e9,
+  rounding: DecimalJs.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+  minE: -9e15,
+  maxE: 9e15,
+});
+export type Exact = InstanceType<typeof Exact>;
+
+/** Longest decimal literal accepted as input. */
+export const MAX_LITERAL_LENGTH = 100;
+/** Largest magnitude of a decimal input's exponent (its most significant digit's place). */
+export const MAX_INPUT_EXPONENT = 10_000;
+/** Results whose plain notation needs more digits than this are refused. */
+export const MAX_RESULT_DIGITS = 10_000;
+
+/** Optional sign, digits with optional fraction (`.5`, `5.`), optional exponent. */
+export const DECIMAL_LITERAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * How many digits `value` needs in plain notation (`"0.001"` needs 4, `"1e3"` needs 4).
+ *
+ * @example
+ * plainDigitCount(new Exact("1e-3")); // 4
+ */
+export function plainDigitCount(value: Exact): number {
+  const integerDigits = value.e >= 0 ? value.e + 1 : 1;
+  return integerDigits + value.decimalPlaces();
+}
+
+/**
+ * The exact value in plain positional notation, never with an exponent; zero is `"0"`.
+ *
+ * @example
+ * toPlain(new Exact("2.5E-4")); // "0.00025"
+ */
+export function toPlain(value: Exact): string {
+  return value.isZero() ? "0" : value.toFixed();
+}
+
+/**
+ * The double nearest to `value`, or `null` when its magnitude is beyond the double range.
+ * `Number()` on a decimal string rounds correctly to nearest.
+ */
+export function nearestDouble(value: Exact | string): number | null {
+  const double = Number(typeof value === "string" ? value : toPlain(value));
+  return Number.isFinite(double) ? double : null;
+}
+
+/** Refuses a value whose plain notation would exceed {@link MAX_RESULT_DIGITS}. */
+export function assertWritable(value: Exact, what = "the result"): void {
+  const digits = plainDigitCount(value);
+  if (digits > MAX_RESULT_DIGITS) {
+    throw new CalculationError(
+      `${what} needs ${digits} digits in plain notation, more than the limit of ${MAX_RESULT_DIGITS}`,
+    );
+  }
+}
+
+/** The `result` + `decimal` pair every arithmetic response carries. */
+export interface ArithmeticResult {
+  result: number | null;
+  decimal: string;
+}
+
+/**
+ * Packs an exact value as `{ result, decimal }`, refusing one too long to write down.
+ *
+ * @example
+ * arithmeticResult(new Exact("0.1").plus("0.2")); // { result: 0.3, decimal: "0.3" }
+ */
+export function arithmeticResult(value: Exact): ArithmeticResult {
+  assertWritable(value);
+  const decimal = toPlain(value);
+  return { result: nearestDouble(decimal), decimal };
+}

@@ -1,0 +1,17 @@
+/** Everything an operation module needs, in one import. */
+
+export { z } from "zod";
+export {
+  type ArithmeticResult,
+  arithmeticResult,
+  assertWritable,
+  Exact,
+  MAX_RESULT_DIGITS,
+  nearestDouble,
+  plainDigitCount,
+  toPlain,
+} from "./decimal.js";
+export { defineOperation, type Operation } from "./define.js";
+export { CalculationError, NotFoundError } from "./errors.js";
+export { arithmeticFields } from "./outputs.js";
+export { decimal, integer, list } from "./params.js";

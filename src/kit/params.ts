@@ -1,0 +1,172 @@
+/**
+ * Parameter builders for operation input schemas. Each builds a plain zod schema; the
+ * gateways read back what kind of parameter it is with {@link describeParam}, so that a
+ * query string, a GraphQL argument and an OpenAPI parameter all follow the one schema.
+ */
+import { z } from "zod";
+import { DECIMAL_LITERAL, Exact, MAX_INPUT_EXPONENT, MAX_LITERAL_LENGTH } from "./decimal.js";
+
+/** Metadata `format` that marks a string parameter as a decimal literal. */
+export const DECIMAL_FORMAT = "decimal";
+
+interface DecimalOptions {
+  description?: string;
+  /** Smallest allowed value, inclusive. */
+  min?: string;
+}
+
+type IssueSink = { issues: { push(issue: z.core.$ZodRawIssue): void } };
+
+function reject(ctx: IssueSink, input: string, type: string, message: string, extra = {}): never {
+  ctx.issues.push({ code: "custom", input, message, params: { type, ...extra } });
+  return z.NEVER as never;
+}
+
+/**
+ * A decimal number written as a literal (`-1.5`, `.5`, `2.5E-4`), parsed exactly into an
+ * {@link Exact}. Empty strings, whitespace, `NaN`, `Infinity`, hex, digit separators,
+ * literals over 100 characters and exponents beyond ±10000 are refused.
+ *
+ * @example
+ * const input = z.object({ a: decimal({ description: "The minuend." }) });
+ */
+export function decimal(options: DecimalOptions = {}) {
+  const min = options.min === undefined ? undefined : new Exact(options.min);
+  return z
+    .string()
+    .transform((text, ctx): Exact => {
+      if (text.length > MAX_LITERAL_LENGTH) {
+        return reject(
+          ctx,
+          text,
+          "string_too_long",
+          `String should have at most ${MAX_LITERAL_LENGTH} characters`,
+          { ctx: { max_length: MAX_LITERAL_LENGTH } },
+        );
+      }
+      if (!DECIMAL_LITERAL.test(text)) {
+        return reject(
+          ctx,
+          text,
+          "float_parsing",
+          "Input should be a valid decimal number, unable to parse string as a number",
+        );
+      }
+      const value = new Exact(text);
+      if (!value.isZero() && Math.abs(value.e) > MAX_INPUT_EXPONENT) {
+        return reject(
+          ctx,
+          text,
+          "value_error",
+          `Value error, the magnitude must be between 1e-${MAX_INPUT_EXPONENT} and 1e${MAX_INPUT_EXPONENT}`,
+        );
+      }
+      if (min !== undefined && value.lt(min)) {
+        return reject(
+          ctx,
+          text,
+          "greater_than_equal",
+          `Input should be greater than or equal to ${min.toFixed()}`,
+          { ctx: { ge: min.toFixed() } },
+        );
+      }
+      return value;
+    })
+    .meta({
+      format: DECIMAL_FORMAT,
+      description: options.description,
+      pattern: DECIMAL_LITERAL.source,
+      maxLength: MAX_LITERAL_LENGTH,
+    });
+}
+
+/**
+ * An integer within `[min, max]` (safe-integer range by default).
+ *
+ * @example
+ * integer({ min: 1, max: 1000, description: "Root degree." })
+ */
+export function integer(options: { min?: number; max?: number; description?: string } = {}) {
+  const schema = z
+    .int()
+    .min(options.min ?? Number.MIN_SAFE_INTEGER)
+    .max(options.max ?? Number.MAX_SAFE_INTEGER);
+  return options.description ? schema.describe(options.description) : schema;
+}
+
+/**
+ * A list of `item`, `min` to `max` long. REST accepts repeated and comma-separated values.
+ *
+ * @example
+ * list(decimal(), { min: 1, max: 10_000, description: "The numbers to add." })
+ */
+export function list<T extends z.ZodType>(
+  item: T,
+  options: { min: number; max: number; description?: string },
+) {
+  const schema = z.array(item).min(options.min).max(options.max);
+  return options.description ? schema.describe(options.description) : schema;
+}
+
+/** What a parameter is, as far as the gateways care. */
+export type ParamKind = "decimal" | "integer" | "boolean" | "string" | "enum" | "list";
+
+export interface ParamDescription {
+  kind: ParamKind;
+  /** For `list`: its items. */
+  item?: ParamDescription;
+  /** For `enum`: the allowed values. */
+  values?: string[];
+  /** For `integer`: whether it fits GraphQL's 32-bit `Int`. */
+  fits32Bits?: boolean;
+  required: boolean;
+  /** The schema with `optional`/`default` wrappers removed. */
+  schema: z.ZodType;
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * Reads back what kind of parameter a schema built with these helpers (or plain zod
+ * `string`, `boolean`, `enum`) is. Throws for a schema the gateways cannot carry.
+ */
+export function describeParam(schema: z.ZodType): ParamDescription {
+  let inner = schema;
+  let required = true;
+  for (;;) {
+    const def = inner._zod.def as { type: string; innerType?: z.ZodType };
+    if ((def.type === "optional" || def.type === "default") && def.innerType) {
+      required = false;
+      inner = def.innerType;
+    } else break;
+  }
+  const def = inner._zod.def as { type: string; element?: z.ZodType; entries?: object };
+  const meta = z.globalRegistry.get(inner);
+  if (meta?.format === DECIMAL_FORMAT) return { kind: "decimal", required, schema: inner };
+  switch (def.type) {
+    case "string":
+      return { kind: "string", required, schema: inner };
+    case "boolean":
+      return { kind: "boolean", required, schema: inner };
+    case "number": {
+      const number = inner as z.ZodNumber;
+      if (!number.isInt) break;
+      const fits32Bits =
+        (number.minValue ?? -Infinity) >= INT32_MIN && (number.maxValue ?? Infinity) <= INT32_MAX;
+      return { kind: "integer", fits32Bits, required, schema: inner };
+    }
+    case "enum":
+      return {
+        kind: "enum",
+        values: Object.values(def.entries ?? {}).map(String),
+        required,
+        schema: inner,
+      };
+    case "array":
+      if (def.element) {
+        return { kind: "list", item: describeParam(def.element), required, schema: inner };
+      }
+  }
+  throw new TypeError(`unsupported parameter schema type '${def.type}'`);
+}
