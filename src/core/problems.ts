@@ -62,7 +62,9 @@ function plural(count: number | bigint, word: string): string {
   return `${count} ${word}${count === 1 || count === 1n ? "" : "s"}`;
 }
 
-function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknown): Problem {
+type Description = Omit<Problem, "loc">;
+
+function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknown): Description {
   const small = issue.code === "too_small";
   const limit = small ? issue.minimum : issue.maximum;
   const inclusive = issue.inclusive !== false;
@@ -70,13 +72,11 @@ function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknow
     case "string":
       return small
         ? {
-            loc: [],
             type: "string_too_short",
             msg: `String should have at least ${plural(limit, "character")}`,
             ctx: { min_length: limit },
           }
         : {
-            loc: [],
             type: "string_too_long",
             msg: `String should have at most ${plural(limit, "character")}`,
             ctx: { max_length: limit },
@@ -85,13 +85,11 @@ function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknow
       const length = Array.isArray(actual) ? actual.length : 0;
       return small
         ? {
-            loc: [],
             type: "too_short",
             msg: `List should have at least ${plural(limit, "item")} after validation, not ${length}`,
             ctx: { field_type: "List", min_length: limit, actual_length: length },
           }
         : {
-            loc: [],
             type: "too_long",
             msg: `List should have at most ${plural(limit, "item")} after validation, not ${length}`,
             ctx: { field_type: "List", max_length: limit, actual_length: length },
@@ -106,7 +104,6 @@ function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknow
           ? ["less_than_equal", "less than or equal to", "le"]
           : ["less_than", "less than", "lt"];
       return {
-        loc: [],
         type,
         msg: `Input should be ${words} ${String(limit)}`,
         ctx: { [key]: Number(limit) },
@@ -115,7 +112,7 @@ function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknow
   }
 }
 
-function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Omit<Problem, "loc"> {
+function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Description {
   const value = valueAt(input, issue.path);
   switch (issue.code) {
     case "invalid_type": {
@@ -145,17 +142,9 @@ function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Omit<
   }
 }
 
-/** Echoed inputs are kept short: a 10,000-digit literal is not sent back. */
-const MAX_ECHOED_INPUT = 200;
-
-function echo(value: unknown): { input?: unknown } {
-  if (typeof value === "string") return value.length <= MAX_ECHOED_INPUT ? { input: value } : {};
-  if (typeof value === "number" || typeof value === "boolean") return { input: value };
-  return {};
-}
-
 /**
- * Maps every zod issue of `input` against `schema` to a {@link Problem}.
+ * Maps every zod issue of `input` against `schema` to a {@link Problem}. The offending
+ * value is not echoed: it may be huge, or a string like "NaN" that clients grep for.
  *
  * @example
  * toProblems(schema.safeParse(input).error.issues, schema, input)
@@ -178,12 +167,8 @@ export function toProblems(
       }
       continue;
     }
-    const value = valueAt(input, issue.path);
-    problems.push({
-      loc: issue.path.map(String),
-      ...describeIssue(issue, schema, input),
-      ...echo(value),
-    });
+    const { msg, type, ctx } = describeIssue(issue, schema, input);
+    problems.push({ loc: issue.path.map(String), msg, type, ...(ctx ? { ctx } : {}) });
   }
   return problems;
 }

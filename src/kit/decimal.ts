@@ -2,7 +2,7 @@
  * Exact decimal arithmetic for operations. Every arithmetic result is reported twice:
  * `decimal`, the exact value in plain notation, and `result`, the nearest double.
  */
-import DecimalJs from "decimal.js";
+import { Decimal as DecimalJs } from "decimal.js";
 import { CalculationError } from "./errors.js";
 
 /**

@@ -31,6 +31,11 @@ export interface OperationSpec<I extends InputSchema, O extends z.ZodType> {
   output: O;
   examples: OperationExample<I, O>[];
   /**
+   * When the handler may throw `NotFoundError`: what a 404 means for this operation.
+   * Documents the 404 response in OpenAPI.
+   */
+  notFound?: string;
+  /**
    * The calculation: pure and synchronous. Throw `CalculationError` for input that is
    * well-formed but cannot be computed, `NotFoundError` for a reference to nothing.
    */
@@ -46,8 +51,13 @@ export type Operation<
 > = Readonly<OperationSpec<I, O>> & { readonly [OPERATION_BRAND]: true };
 
 /** Any operation, whatever its schemas: what the registry and gateways hold. */
-// biome-ignore lint/suspicious/noExplicitAny: handler variance needs the widest input type
-export type AnyOperation = Operation<InputSchema, z.ZodType> & { handler: (input: any) => unknown };
+export type AnyOperation = Readonly<
+  Omit<OperationSpec<InputSchema, z.ZodType>, "handler" | "examples"> & {
+    // biome-ignore lint/suspicious/noExplicitAny: each operation narrows its own input type
+    handler: (input: any) => unknown;
+    examples: { title: string; input: Record<string, unknown>; output: unknown }[];
+  }
+> & { readonly [OPERATION_BRAND]: true };
 
 /**
  * Declares an operation. Returns the spec frozen and branded; nothing else happens here.

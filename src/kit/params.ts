@@ -119,9 +119,23 @@ export interface ParamDescription {
   values?: string[];
   /** For `integer`: whether it fits GraphQL's 32-bit `Int`. */
   fits32Bits?: boolean;
+  /** For `integer`: its bounds; for `string` and `list`: the bounds of its length. */
+  min?: number;
+  max?: number;
   required: boolean;
   /** The schema with `optional`/`default` wrappers removed. */
   schema: z.ZodType;
+}
+
+/** Length bounds of a string or array schema, read from its checks. */
+function lengthBounds(schema: z.ZodType): { min?: number; max?: number } {
+  const bounds: { min?: number; max?: number } = {};
+  for (const check of schema._zod.def.checks ?? []) {
+    const def = check._zod.def as { check: string; minimum?: number; maximum?: number };
+    if (def.check === "min_length") bounds.min = def.minimum;
+    if (def.check === "max_length") bounds.max = def.maximum;
+  }
+  return bounds;
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -146,7 +160,7 @@ export function describeParam(schema: z.ZodType): ParamDescription {
   if (meta?.format === DECIMAL_FORMAT) return { kind: "decimal", required, schema: inner };
   switch (def.type) {
     case "string":
-      return { kind: "string", required, schema: inner };
+      return { kind: "string", ...lengthBounds(inner), required, schema: inner };
     case "boolean":
       return { kind: "boolean", required, schema: inner };
     case "number": {
@@ -154,7 +168,14 @@ export function describeParam(schema: z.ZodType): ParamDescription {
       if (!number.isInt) break;
       const fits32Bits =
         (number.minValue ?? -Infinity) >= INT32_MIN && (number.maxValue ?? Infinity) <= INT32_MAX;
-      return { kind: "integer", fits32Bits, required, schema: inner };
+      return {
+        kind: "integer",
+        fits32Bits,
+        min: number.minValue ?? undefined,
+        max: number.maxValue ?? undefined,
+        required,
+        schema: inner,
+      };
     }
     case "enum":
       return {
@@ -165,7 +186,13 @@ export function describeParam(schema: z.ZodType): ParamDescription {
       };
     case "array":
       if (def.element) {
-        return { kind: "list", item: describeParam(def.element), required, schema: inner };
+        return {
+          kind: "list",
+          item: describeParam(def.element),
+          ...lengthBounds(inner),
+          required,
+          schema: inner,
+        };
       }
   }
   throw new TypeError(`unsupported parameter schema type '${def.type}'`);

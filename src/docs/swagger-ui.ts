@@ -1,0 +1,67 @@
+/**
+ * `/docs`: Swagger UI, served from the `swagger-ui-dist` package on disk, so the
+ * reference works offline and under a strict Content-Security-Policy (no inline script).
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+
+const require = createRequire(import.meta.url);
+const distDir = path.dirname(require.resolve("swagger-ui-dist/package.json"));
+
+const ASSETS: Record<string, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Utility Calculation Service — API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/init.js"></script>
+</body>
+</html>
+`;
+
+// "Authorize" takes the X-API-Key; "Try it out" is on so a newcomer calls an operation at once.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+  defaultModelsExpandDepth: 0,
+});
+`;
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Registers `/docs` and its assets. Files are read once, at start. */
+export function registerDocs(app: FastifyInstance): void {
+  const files = new Map<string, { body: Buffer; type: string }>();
+  for (const [name, type] of Object.entries(ASSETS)) {
+    files.set(name, { body: readFileSync(path.join(distDir, name)), type });
+  }
+  files.set("init.js", { body: Buffer.from(INIT), type: "text/javascript; charset=utf-8" });
+
+  app.get("/docs", (_request, reply) =>
+    reply.header("content-security-policy", CSP).type("text/html; charset=utf-8").send(PAGE),
+  );
+  app.get<{ Params: { file: string } }>("/docs/assets/:file", (request, reply) => {
+    const file = files.get(request.params.file);
+    if (!file) return reply.callNotFound();
+    return reply.header("cache-control", "public, max-age=86400").type(file.type).send(file.body);
+  });
+}

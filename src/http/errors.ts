@@ -1,0 +1,50 @@
+/**
+ * The one place that writes error responses. Every error body is `{"detail": …}`:
+ * a sentence, or for invalid input the Pydantic-style list of problems.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { InvalidInputError, NotFoundError } from "../core/runner.js";
+import type { Problem } from "../kit/errors.js";
+
+export type Detail = string | Problem[];
+
+/**
+ * Sends `{"detail": detail}` with `status` and extra `headers`.
+ *
+ * @example
+ * return sendError(reply, 404, "Not Found");
+ */
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  detail: Detail,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .headers(headers)
+    .type("application/json; charset=utf-8")
+    .send({ detail });
+}
+
+/** Adds the source (`"query"`, `"args"`) in front of each problem's location. */
+export function locate(problems: Problem[], source: string): Problem[] {
+  return problems.map((problem) => ({ ...problem, loc: [source, ...problem.loc] }));
+}
+
+/**
+ * Fastify's error handler: known errors keep their status and message; anything else is
+ * logged and answered with a bare 500, never a stack trace.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof InvalidInputError) {
+    return sendError(reply, 422, locate(error.problems, "query"));
+  }
+  if (error instanceof NotFoundError) return sendError(reply, 404, error.message);
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return sendError(reply, status, error.message || "Bad Request");
+  }
+  request.log.error({ err: error }, "unexpected fault");
+  return sendError(reply, 500, "Internal Server Error");
+}

@@ -1,0 +1,173 @@
+/**
+ * The OpenAPI 3.1 document, generated from the registry: one GET per operation with
+ * its parameters, examples, success schema and error responses.
+ */
+import { z } from "zod";
+import type { AnyOperation } from "../kit/define.js";
+import { describeParam } from "../kit/params.js";
+import { pathOf } from "../registry/loader.js";
+
+type JsonObject = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonObject {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+  }) as JsonObject;
+  return rest;
+}
+
+const problemSchema = {
+  type: "object",
+  required: ["loc", "msg", "type"],
+  properties: {
+    loc: {
+      type: "array",
+      items: { type: "string" },
+      description: 'Where: the source ("query"), the parameter, and for a list item its index.',
+    },
+    msg: { type: "string", description: "What is wrong, as a sentence." },
+    type: { type: "string", description: "A Pydantic v2 error type, e.g. float_parsing." },
+    input: { description: "The offending value, when short." },
+    ctx: { type: "object", description: 'The limit that was broken, e.g. {"le": 1000}.' },
+  },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const errorResponse = (description: string, headers?: JsonObject) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: {
+    "application/json": { schema: { $ref: "#/components/schemas/ErrorMessage" } },
+  },
+});
+
+function exampleKey(index: number): string {
+  return `example${index + 1}`;
+}
+
+function parametersOf(operation: AnyOperation): JsonObject[] {
+  return Object.entries(operation.input.shape).map(([name, schema]) => {
+    const param = describeParam(schema);
+    const examples: JsonObject = {};
+    for (const [index, example] of operation.examples.entries()) {
+      const value = (example.input as JsonObject)[name];
+      if (value !== undefined) examples[exampleKey(index)] = { summary: example.title, value };
+    }
+    const json = jsonSchema(schema, "input");
+    return {
+      name,
+      in: "query",
+      required: param.required,
+      description: (json.description as string | undefined) ?? "",
+      schema: json,
+      ...(param.kind === "list" ? { style: "form", explode: true } : {}),
+      ...(Object.keys(examples).length > 0 ? { examples } : {}),
+    };
+  });
+}
+
+function operationObject(operation: AnyOperation): JsonObject {
+  const examples: JsonObject = {};
+  for (const [index, example] of operation.examples.entries()) {
+    examples[exampleKey(index)] = { summary: example.title, value: example.output };
+  }
+  return {
+    operationId: `${operation.area}.${operation.name.replaceAll("/", ".")}`,
+    tags: [operation.area],
+    summary: operation.summary,
+    description: operation.description,
+    parameters: parametersOf(operation),
+    responses: {
+      "200": {
+        description: "The calculation's result.",
+        content: {
+          "application/json": { schema: jsonSchema(operation.output, "output"), examples },
+        },
+      },
+      "401": ref("Unauthorized"),
+      ...(operation.notFound ? { "404": { ...errorResponse(operation.notFound) } } : {}),
+      "422": ref("ValidationError"),
+      "429": ref("TooManyRequests"),
+      "500": ref("InternalError"),
+    },
+  };
+}
+
+export interface DocumentInfo {
+  version: string;
+  description?: string;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document for `operations`.
+ *
+ * @example
+ * const doc = buildOpenApiDocument(operations, { version: "1.0.0" });
+ * doc.paths["/v1/math/sum"].get.parameters[0].name; // "numbers"
+ */
+export function buildOpenApiDocument(operations: readonly AnyOperation[], info: DocumentInfo) {
+  const paths: Record<string, JsonObject> = {};
+  for (const operation of operations)
+    paths[pathOf(operation)] = { get: operationObject(operation) };
+  const areas = [...new Set(operations.map((operation) => operation.area))];
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Utility Calculation Service",
+      version: info.version,
+      description:
+        info.description ??
+        "Small, stateless calculations, exact where others round. Every `/v1` operation needs an " +
+          "`X-API-Key` header. Arithmetic is done in arbitrary-precision decimal: results carry " +
+          "`result` (the nearest double) and `decimal` (the exact value as a string). Invalid " +
+          "input answers 422 with every problem listed, in the FastAPI/Pydantic v2 shape.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: "/" }],
+    security: [{ ApiKeyAuth: [] }],
+    tags: areas.map((area) => ({ name: area })),
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKeyAuth: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description: "One of the keys configured in API_KEYS.",
+        },
+      },
+      schemas: {
+        ErrorMessage: {
+          type: "object",
+          required: ["detail"],
+          properties: { detail: { type: "string" } },
+        },
+        ValidationProblem: problemSchema,
+        HTTPValidationError: {
+          type: "object",
+          required: ["detail"],
+          properties: {
+            detail: { type: "array", items: { $ref: "#/components/schemas/ValidationProblem" } },
+          },
+        },
+      },
+      responses: {
+        Unauthorized: errorResponse("No valid X-API-Key header.", {
+          "WWW-Authenticate": { schema: { type: "string" }, description: "The scheme to use." },
+        }),
+        ValidationError: {
+          description: "Invalid input: every problem of the request, Pydantic v2 style.",
+          content: {
+            "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } },
+          },
+        },
+        TooManyRequests: errorResponse("Rate limit reached for this key.", {
+          "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait." },
+        }),
+        InternalError: errorResponse("An unexpected fault; nothing more is said."),
+      },
+    },
+  };
+}

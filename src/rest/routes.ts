@@ -1,0 +1,37 @@
+/**
+ * The REST gateway: `GET /v1/<area>/<name>` for every operation in the registry, each
+ * behind the API-key hook, each answered by the shared runner.
+ */
+import type { FastifyInstance, onRequestHookHandler } from "fastify";
+import { execute } from "../core/runner.js";
+import type { AnyOperation } from "../kit/define.js";
+import { pathOf } from "../registry/loader.js";
+import { parseQueryString, planFor, toInput } from "./query.js";
+
+function rawQueryOf(url: string): string {
+  const mark = url.indexOf("?");
+  return mark === -1 ? "" : url.slice(mark + 1);
+}
+
+/** Registers one GET route per operation. */
+export function registerRestRoutes(
+  app: FastifyInstance,
+  operations: readonly AnyOperation[],
+  authenticate: onRequestHookHandler,
+): void {
+  for (const operation of operations) {
+    const plan = planFor(operation);
+    app.get(pathOf(operation), { onRequest: authenticate }, (request) => {
+      const { values, truncated } = parseQueryString(rawQueryOf(request.url));
+      const { input, problems } = toInput(plan, values);
+      if (truncated) {
+        problems.push({
+          loc: [],
+          msg: "Value error, too many query parameters",
+          type: "value_error",
+        });
+      }
+      return execute(operation, input, problems);
+    });
+  }
+}

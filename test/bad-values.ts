@@ -1,0 +1,101 @@
+/**
+ * Generated bad values for a parameter, by its kind and bounds: each must make the
+ * request a 422 located at that parameter, never a 5xx.
+ */
+import type { ParamDescription } from "../src/kit/params.js";
+
+export interface BadValue {
+  why: string;
+  /** Raw query values for the parameter (several = repeated parameter). */
+  values: string[];
+}
+
+const COMMON: BadValue[] = [
+  { why: "empty", values: [""] },
+  { why: "whitespace", values: [" "] },
+];
+
+function scalarBadValues(param: ParamDescription): BadValue[] {
+  switch (param.kind) {
+    case "decimal":
+      return [
+        ...COMMON,
+        { why: "NaN", values: ["NaN"] },
+        { why: "Infinity", values: ["Infinity"] },
+        { why: "-Infinity", values: ["-Infinity"] },
+        { why: "hex", values: ["0x10"] },
+        { why: "digit separator", values: ["1_000"] },
+        { why: "word", values: ["abc"] },
+        { why: "two points", values: ["1.2.3"] },
+        { why: "bare exponent", values: ["1e"] },
+        { why: "padded", values: [" 1"] },
+        { why: "huge exponent", values: ["1e999999999"] },
+        { why: "tiny exponent", values: ["1e-999999999"] },
+        { why: "10k-digit literal", values: ["9".repeat(10_000)] },
+        { why: "101-character literal", values: ["1".repeat(101)] },
+      ];
+    case "integer":
+      return [
+        ...COMMON,
+        { why: "fraction", values: ["1.5"] },
+        { why: "exponent", values: ["1e3"] },
+        { why: "hex", values: ["0x10"] },
+        { why: "word", values: ["abc"] },
+        { why: "NaN", values: ["NaN"] },
+        { why: "Infinity", values: ["Infinity"] },
+        { why: "30 digits", values: ["9".repeat(30)] },
+        { why: "10k digits", values: ["9".repeat(10_000)] },
+        { why: "below minimum", values: [String(BigInt(param.min ?? 0) - 1n)] },
+        { why: "above maximum", values: [String(BigInt(param.max ?? 0) + 1n)] },
+      ];
+    case "boolean":
+      return [...COMMON, { why: "word", values: ["maybe"] }, { why: "two", values: ["2"] }];
+    case "enum":
+      return [
+        ...COMMON,
+        { why: "unknown value", values: ["no-such-value"] },
+        { why: "__proto__", values: ["__proto__"] },
+      ];
+    case "string": {
+      const { min, max } = param;
+      const bad: BadValue[] = [];
+      if (min !== undefined && min > 0) bad.push({ why: "empty", values: [""] });
+      if (max !== undefined) bad.push({ why: "too long", values: ["x".repeat(max + 1)] });
+      return bad;
+    }
+    case "list":
+      return [];
+  }
+}
+
+/** Bad values for `param`; `valid` is a good value of it, for repetition cases. */
+export function badValuesFor(param: ParamDescription, valid: string[]): BadValue[] {
+  if (param.kind === "list" && param.item) {
+    const max = param.max;
+    // Comma-separated items: a comma inside one value is two items, so skip that case.
+    const items = scalarBadValues(param.item).filter(
+      (bad) => !bad.values.some((v) => v.includes(",")),
+    );
+    const bad = items.map((item) => ({
+      why: `item ${item.why}`,
+      values: [...valid, ...item.values],
+    }));
+    if (max !== undefined) {
+      bad.push({
+        why: "one item too many",
+        values: [
+          Array(max + 1)
+            .fill(valid[0])
+            .join(","),
+        ],
+      });
+    }
+    return bad;
+  }
+  return [
+    ...scalarBadValues(param),
+    ...(valid.length === 1
+      ? [{ why: "repeated", values: [valid[0] as string, valid[0] as string] }]
+      : []),
+  ];
+}

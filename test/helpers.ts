@@ -1,0 +1,40 @@
+/** Shared test setup: an app with a known key, and query-string building from examples. */
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import type { AnyOperation } from "../src/kit/define.js";
+import { loadOperations, pathOf } from "../src/registry/loader.js";
+
+export const TEST_KEY = "test-key-0123456789";
+export const AUTH = { "x-api-key": TEST_KEY };
+
+let operations: Promise<AnyOperation[]> | undefined;
+
+/** Every operation under operations/, loaded once per test file. */
+export function allOperations(): Promise<AnyOperation[]> {
+  operations ??= loadOperations();
+  return operations;
+}
+
+/** An app serving every operation, with {@link TEST_KEY} as its only key and no logs. */
+export async function testApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+  return buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
+    operations: await allOperations(),
+    logger: false,
+  });
+}
+
+/** A query string for typed input: lists as repeated parameters, the rest as text. */
+export function queryOf(input: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(input)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+  }
+  return params.toString();
+}
+
+/** `GET /v1/<area>/<name>?<query>` with the test key. */
+export function urlOf(operation: AnyOperation, query = ""): string {
+  return query ? `${pathOf(operation)}?${query}` : pathOf(operation);
+}

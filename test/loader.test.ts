@@ -1,0 +1,45 @@
+/** Discovery: modules are found by path, and anything malformed stops the start. */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import {
+  DEFAULT_OPERATIONS_DIR,
+  loadOperations,
+  OperationLoadError,
+} from "../src/registry/loader.js";
+import { AUTH, TEST_KEY } from "./helpers.js";
+
+const fixtures = (dir: string) => fileURLToPath(new URL(`./fixtures/${dir}/`, import.meta.url));
+
+describe("loadOperations", () => {
+  it("finds every module and skips tests and _helpers", async () => {
+    const operations = await loadOperations();
+    const ids = operations.map((o) => `${o.area}/${o.name}`);
+    expect(ids).toContain("math/sum");
+    expect(ids.some((id) => id.includes("_") || id.endsWith(".test"))).toBe(false);
+  });
+
+  it("a dropped-in module becomes a REST route with no other edit", async () => {
+    const operations = await loadOperations([DEFAULT_OPERATIONS_DIR, fixtures("operations")]);
+    const app = await buildApp({
+      config: loadConfig({ API_KEYS: TEST_KEY }),
+      operations,
+      logger: false,
+    });
+    const response = await app.inject({ url: "/v1/extra/echo?n=21", headers: AUTH });
+    expect(response.json()).toEqual({ n: 21, doubled: 42 });
+    const doc = (await app.inject({ url: "/openapi.json" })).json();
+    expect(doc.paths["/v1/extra/echo"]).toBeDefined();
+    await app.close();
+  });
+
+  it("stops with every problem named: clash, bad example, not an operation", async () => {
+    const load = loadOperations([DEFAULT_OPERATIONS_DIR, fixtures("broken-operations")]);
+    await expect(load).rejects.toThrow(OperationLoadError);
+    const message = await load.catch((error: Error) => error.message);
+    expect(message).toMatch(/'math\/sum' is already defined by/);
+    expect(message).toMatch(/example 0 input/);
+    expect(message).toMatch(/not-an-operation\.ts: the default export is not an operation/);
+  });
+});
