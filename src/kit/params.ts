@@ -87,10 +87,10 @@ export function decimal(options: DecimalOptions = {}) {
  * integer({ min: 1, max: 1000, description: "Root degree." })
  */
 export function integer(options: { min?: number; max?: number; description?: string } = {}) {
-  const schema = z
-    .int()
-    .min(options.min ?? Number.MIN_SAFE_INTEGER)
-    .max(options.max ?? Number.MAX_SAFE_INTEGER);
+  // z.int() already bounds itself to the safe range; a second equal bound would report twice.
+  let schema = z.int();
+  if (options.min !== undefined) schema = schema.min(options.min);
+  if (options.max !== undefined) schema = schema.max(options.max);
   return options.description ? schema.describe(options.description) : schema;
 }
 
