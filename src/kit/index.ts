@@ -14,4 +14,4 @@ export {
 export { defineOperation, type Operation } from "./define.js";
 export { CalculationError, NotFoundError } from "./errors.js";
 export { arithmeticFields } from "./outputs.js";
-export { decimal, integer, list } from "./params.js";
+export { decimal, integer, list, text } from "./params.js";

