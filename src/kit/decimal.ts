@@ -22,9 +22,7 @@ export type Exact = InstanceType<typeof Exact>;
 
 /** Longest decimal literal accepted as input. */
 export const MAX_LITERAL_LENGTH = 100;
-/** Largest magnitude of a decimal input's exponent (its most significant digit's place). */
-export const MAX_INPUT_EXPONENT = 10_000;
-/** Results whose plain notation needs more digits than this are refused. */
+/** Inputs and results whose plain notation needs more digits than this are refused. */
 export const MAX_RESULT_DIGITS = 10_000;
 
 /** Optional sign, digits with optional fraction (`.5`, `5.`), optional exponent. */

@@ -4,7 +4,13 @@
  * query string, a GraphQL argument and an OpenAPI parameter all follow the one schema.
  */
 import { z } from "zod";
-import { DECIMAL_LITERAL, Exact, MAX_INPUT_EXPONENT, MAX_LITERAL_LENGTH } from "./decimal.js";
+import {
+  DECIMAL_LITERAL,
+  Exact,
+  MAX_LITERAL_LENGTH,
+  MAX_RESULT_DIGITS,
+  plainDigitCount,
+} from "./decimal.js";
 
 /** Metadata `format` that marks a string parameter as a decimal literal. */
 export const DECIMAL_FORMAT = "decimal";
@@ -22,10 +28,14 @@ function reject(ctx: IssueSink, input: string, type: string, message: string, ex
   return z.NEVER as never;
 }
 
+const tooLong = (digits: string) =>
+  `Value error, the number needs ${digits} digits in plain notation; the limit is ${MAX_RESULT_DIGITS}`;
+
 /**
  * A decimal number written as a literal (`-1.5`, `.5`, `2.5E-4`), parsed exactly into an
  * {@link Exact}. Empty strings, whitespace, `NaN`, `Infinity`, hex, digit separators,
- * literals over 100 characters and exponents beyond ±10000 are refused.
+ * literals over 100 characters and numbers whose plain notation needs more than
+ * 10,000 digits are refused.
  *
  * @example
  * const input = z.object({ a: decimal({ description: "The minuend." }) });
@@ -52,15 +62,14 @@ export function decimal(options: DecimalOptions = {}) {
           "Input should be a valid decimal number, unable to parse string as a number",
         );
       }
+      // Checked on the exponent first: a literal like 1e999999999 must not be expanded.
       const value = new Exact(text);
-      if (!value.isZero() && Math.abs(value.e) > MAX_INPUT_EXPONENT) {
-        return reject(
-          ctx,
-          text,
-          "value_error",
-          `Value error, the magnitude must be between 1e-${MAX_INPUT_EXPONENT} and 1e${MAX_INPUT_EXPONENT}`,
-        );
+      if (!value.isZero() && Math.abs(value.e) > MAX_RESULT_DIGITS) {
+        return reject(ctx, text, "value_error", tooLong(`more than ${MAX_RESULT_DIGITS}`));
       }
+      const digits = plainDigitCount(value);
+      if (digits > MAX_RESULT_DIGITS)
+        return reject(ctx, text, "value_error", tooLong(String(digits)));
       if (min !== undefined && value.lt(min)) {
         return reject(
           ctx,

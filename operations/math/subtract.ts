@@ -1,0 +1,58 @@
+import {
+  arithmeticFields,
+  arithmeticResult,
+  decimal,
+  defineOperation,
+  nearestDouble,
+  z,
+} from "../../src/kit/index.js";
+
+export default defineOperation({
+  area: "math",
+  name: "subtract",
+  summary: "Difference a − b, exactly",
+  description:
+    "Subtracts `b` from `a` in arbitrary-precision decimal arithmetic, so `0.3 − 0.1` is exactly `0.2` " +
+    "(binary floating point would give `0.19999999999999998`).\n\n" +
+    "`a` and `b` are echoed as the doubles nearest to them (`null` beyond the double range); the exact " +
+    "difference is in `decimal`, written in plain notation, and `result` is the double nearest to it. " +
+    "A difference whose plain notation needs more than 10,000 digits (for example `1e10000 − 1e-10000`) " +
+    "is refused with a 422.",
+  input: z.object({
+    a: decimal({ description: "The minuend: the number to subtract from." }),
+    b: decimal({ description: "The subtrahend: the number to subtract." }),
+  }),
+  output: z.object({
+    a: z
+      .number()
+      .nullable()
+      .describe("The double nearest to `a`, or null when beyond the double range."),
+    b: z
+      .number()
+      .nullable()
+      .describe("The double nearest to `b`, or null when beyond the double range."),
+    ...arithmeticFields,
+  }),
+  examples: [
+    {
+      title: "Decimal fractions subtract exactly",
+      input: { a: "0.3", b: "0.1" },
+      output: { a: 0.3, b: 0.1, result: 0.2, decimal: "0.2" },
+    },
+    {
+      title: "A negative difference",
+      input: { a: "1.5", b: "4" },
+      output: { a: 1.5, b: 4, result: -2.5, decimal: "-2.5" },
+    },
+    {
+      title: "Integers beyond 2^53 stay exact",
+      input: { a: "9007199254740993", b: "9007199254740992" },
+      output: { a: 9007199254740992, b: 9007199254740992, result: 1, decimal: "1" },
+    },
+  ],
+  handler: ({ a, b }) => ({
+    a: nearestDouble(a),
+    b: nearestDouble(b),
+    ...arithmeticResult(a.minus(b)),
+  }),
+});

@@ -1,0 +1,148 @@
+import {
+  arithmeticFields,
+  arithmeticResult,
+  CalculationError,
+  decimal,
+  defineOperation,
+  Exact,
+  list,
+  MAX_RESULT_DIGITS,
+  z,
+} from "../../src/kit/index.js";
+
+/**
+ * A nonzero factor as `±(2^twos × 5^fives × rest) × 10^exponent`, with `rest` coprime to 10.
+ * Keeping the 2s and 5s apart makes the digit count of a product predictable: a product of
+ * numbers coprime to 10 has no trailing zeros, so its length is bounded below by its factors'.
+ */
+interface SplitFactor {
+  negative: boolean;
+  rest: bigint;
+  restDigits: number;
+  twos: number;
+  fives: number;
+  exponent: number;
+}
+
+// Powers 5^64, 5^32, …, 5^1: strip fives a block at a time rather than one division each.
+const FIVE_BLOCKS = [64, 32, 16, 8, 4, 2, 1].map((k) => ({ k, power: 5n ** BigInt(k) }));
+
+function split(factor: Exact): SplitFactor {
+  // toExponential() without a digit count writes every significant digit: "-1.25e-7".
+  const [mantissa = ""] = factor.toExponential().split("e");
+  const digits = mantissa.replace(/[-.]/g, "");
+  let rest = BigInt(digits);
+  // The lowest set bit of an integer is the power of two dividing it.
+  const twos = (rest & -rest).toString(2).length - 1;
+  rest >>= BigInt(twos);
+  let fives = 0;
+  for (const { k, power } of FIVE_BLOCKS) {
+    while (rest % power === 0n) {
+      rest /= power;
+      fives += k;
+    }
+  }
+  return {
+    negative: factor.isNegative(),
+    rest,
+    restDigits: rest.toString().length,
+    twos,
+    fives,
+    exponent: factor.e - (digits.length - 1),
+  };
+}
+
+/** The product of `values`, multiplied pairwise so the big multiplications are few. */
+function productTree(values: bigint[]): bigint {
+  let level = values;
+  while (level.length > 1) {
+    const next: bigint[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const left = level[i] ?? 1n;
+      next.push(i + 1 < level.length ? left * (level[i + 1] ?? 1n) : left);
+    }
+    level = next;
+  }
+  return level[0] ?? 1n;
+}
+
+function tooLong(atLeast: number): CalculationError {
+  return new CalculationError(
+    `the result needs at least ${atLeast} significant digits, more than the limit of ${MAX_RESULT_DIGITS}`,
+  );
+}
+
+function exactProduct(numbers: Exact[]): Exact {
+  if (numbers.some((n) => n.isZero())) return new Exact(0);
+  const rests: bigint[] = [];
+  let negative = false;
+  let twos = 0;
+  let fives = 0;
+  let exponent = 0;
+  // A product of k-, l-, … digit numbers coprime to 10 has at least (k−1)+(l−1)+…+1 digits,
+  // none of them trailing zeros: a hopeless product is refused before anything is multiplied.
+  let minDigits = 1;
+  for (const number of numbers) {
+    const factor = split(number);
+    minDigits += factor.restDigits - 1;
+    if (minDigits > MAX_RESULT_DIGITS) throw tooLong(minDigits);
+    negative = negative !== factor.negative;
+    rests.push(factor.rest);
+    twos += factor.twos;
+    fives += factor.fives;
+    exponent += factor.exponent;
+  }
+  // Pairs of 2 and 5 become powers of ten; the surplus of one of them stays in the digits.
+  const tens = Math.min(twos, fives);
+  const surplus = Math.max(twos, fives) - tens;
+  const surplusBase = twos > fives ? 2 : 5;
+  // floor(log10(base^surplus)) more digits at least; the epsilon keeps the bound a lower one.
+  minDigits += Math.max(0, Math.floor(surplus * Math.log10(surplusBase) - 1e-9));
+  if (minDigits > MAX_RESULT_DIGITS) throw tooLong(minDigits);
+  const digits = productTree(rests) * BigInt(surplusBase) ** BigInt(surplus);
+  return new Exact(`${negative ? "-" : ""}${digits}e${exponent + tens}`);
+}
+
+export default defineOperation({
+  area: "stats",
+  name: "product",
+  summary: "Product of a list of numbers, exactly",
+  description:
+    "Multiplies 1 to 10,000 decimal numbers in arbitrary precision, so `0.1 × 0.2` is exactly `0.02` " +
+    "and `99999999999 × 99999999999` keeps every digit. Any zero factor makes the product `0` " +
+    "(whatever the other factors are); an odd number of negative factors makes it negative.\n\n" +
+    "A product whose plain notation needs more than 10,000 digits is refused with a 422. The length " +
+    "of a product is known in advance from its factors (a product of numbers not divisible by 10 is " +
+    "at least as long as its factors together, less one digit each), so a product that cannot fit is " +
+    "refused at once, without being computed, while factors that cancel into powers of ten " +
+    "(`2e-5 × 5e4`, `4 × 25`) are always multiplied out. Send the list as repeated parameters " +
+    "(`numbers=1&numbers=2`), comma-separated (`numbers=1,2`), or both.",
+  input: z.object({
+    numbers: list(decimal(), { min: 1, max: 10_000, description: "The numbers to multiply." }),
+  }),
+  output: z.object({
+    ...arithmeticFields,
+    count: z.int().describe("How many numbers were multiplied."),
+  }),
+  examples: [
+    {
+      title: "Decimal fractions multiply exactly",
+      input: { numbers: ["0.1", "0.2", "3"] },
+      output: { result: 0.06, decimal: "0.06", count: 3 },
+    },
+    {
+      title: "Products beyond 2^53 keep every digit",
+      input: { numbers: ["99999999999", "99999999999"] },
+      output: { result: 9.9999999998e21, decimal: "9999999999800000000001", count: 2 },
+    },
+    {
+      title: "A zero factor gives zero",
+      input: { numbers: ["-1.5", "1e9999", "0"] },
+      output: { result: 0, decimal: "0", count: 3 },
+    },
+  ],
+  handler: ({ numbers }) => ({
+    ...arithmeticResult(exactProduct(numbers)),
+    count: numbers.length,
+  }),
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { execute, InvalidInputError } from "../../src/core/runner.js";
+import range from "./range.js";
+
+const run = (numbers: string[]) => execute(range, { numbers });
+
+function problemsOf(input: Record<string, unknown>) {
+  try {
+    execute(range, input);
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      return error.problems.map((p) => [p.loc, p.type, p.msg]);
+    }
+    throw error;
+  }
+  throw new Error("expected InvalidInputError");
+}
+
+describe("stats/range", () => {
+  it.each(range.examples)("documented example: $title", ({ input, output }) => {
+    expect(execute(range, input)).toEqual(output);
+  });
+
+  it.each([
+    // numbers, result, decimal, min, max, minDecimal, maxDecimal
+    [["0.3", "0.1", "0.2"], 0.2, "0.2", 0.1, 0.3, "0.1", "0.3"],
+    [["-2.5", "1e3", "7"], 1002.5, "1002.5", -2.5, 1000, "-2.5", "1000"],
+    [["42"], 0, "0", 42, 42, "42", "42"],
+    [["-0", "0"], 0, "0", 0, 0, "0", "0"],
+    [["5", "5", "5"], 0, "0", 5, 5, "5", "5"],
+    [
+      ["9007199254740993", "9007199254740992"],
+      1,
+      "1",
+      9007199254740992,
+      9007199254740992,
+      "9007199254740992",
+      "9007199254740993",
+    ],
+    [[".5", "5.", "-.5"], 5.5, "5.5", -0.5, 5, "-0.5", "5"],
+    [
+      ["1e400", "-1e400"],
+      null,
+      `2${"0".repeat(400)}`,
+      null,
+      null,
+      `-1${"0".repeat(400)}`,
+      `1${"0".repeat(400)}`,
+    ],
+    [["1e-400", "0"], 0, `0.${"0".repeat(399)}1`, 0, 0, "0", `0.${"0".repeat(399)}1`],
+  ])("%j → %s", (numbers, result, decimal, min, max, minDecimal, maxDecimal) => {
+    expect(run(numbers)).toEqual({
+      result,
+      decimal,
+      min,
+      max,
+      minDecimal,
+      maxDecimal,
+      count: numbers.length,
+    });
+  });
+
+  it("handles the largest list", () => {
+    const numbers = Array.from({ length: 10_000 }, (_, i) => `${i}.5`);
+    expect(run(numbers)).toMatchObject({
+      decimal: "9999",
+      minDecimal: "0.5",
+      maxDecimal: "9999.5",
+    });
+  });
+
+  it.each([
+    [["6e9999", "-6e9999"], "the result needs 10001 digits"],
+    [["1e9999", "1e-9999"], "the result needs 19998 digits"],
+  ])("refuses %j, whose plain notation is too long", (numbers, message) => {
+    const [problem] = problemsOf({ numbers });
+    expect(problem?.[0]).toEqual([]);
+    expect(problem?.[1]).toBe("value_error");
+    expect(problem?.[2]).toContain(message);
+  });
+
+  it.each([
+    [{ numbers: [] }, [[["numbers"], "too_short"]]],
+    [{ numbers: Array(10_001).fill("1") }, [[["numbers"], "too_long"]]],
+    [
+      { numbers: ["1", "abc", "NaN"] },
+      [
+        [["numbers", "1"], "float_parsing"],
+        [["numbers", "2"], "float_parsing"],
+      ],
+    ],
+    [{}, [[["numbers"], "missing"]]],
+  ])("rejects %#", (input, expected) => {
+    expect(problemsOf(input).map(([loc, type]) => [loc, type])).toEqual(expected);
+  });
+});

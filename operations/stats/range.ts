@@ -1,0 +1,103 @@
+import {
+  arithmeticFields,
+  arithmeticResult,
+  decimal,
+  defineOperation,
+  type Exact,
+  list,
+  nearestDouble,
+  toPlain,
+  z,
+} from "../../src/kit/index.js";
+
+export default defineOperation({
+  area: "stats",
+  name: "range",
+  summary: "Range of a list of numbers (max − min), exactly",
+  description:
+    "Finds the smallest and the largest of 1 to 10,000 decimal numbers, comparing them exactly, and " +
+    "answers their difference `max − min` in arbitrary-precision decimal: the range of `0.1` and `0.3` " +
+    "is exactly `0.2`. A single number has range `0`.\n\n" +
+    "`min` and `max` are the doubles nearest to the extremes (`null` beyond the double range); " +
+    "`minDecimal` and `maxDecimal` hold them exactly in plain notation, as `decimal` holds the range. " +
+    "A range whose plain notation needs more than 10,000 digits (`6e9999` and `-6e9999`) is refused " +
+    "with a 422. Send the list as repeated parameters " +
+    "(`numbers=1&numbers=2`), comma-separated (`numbers=1,2`), or both.",
+  input: z.object({
+    numbers: list(decimal(), { min: 1, max: 10_000, description: "The numbers to measure." }),
+  }),
+  output: z.object({
+    ...arithmeticFields,
+    min: z
+      .number()
+      .nullable()
+      .describe("The double nearest to the smallest number, or null when beyond the double range."),
+    max: z
+      .number()
+      .nullable()
+      .describe("The double nearest to the largest number, or null when beyond the double range."),
+    minDecimal: z.string().describe("The smallest number, exactly, in plain notation."),
+    maxDecimal: z.string().describe("The largest number, exactly, in plain notation."),
+    count: z.int().describe("How many numbers were given."),
+  }),
+  examples: [
+    {
+      title: "Decimal fractions subtract exactly",
+      input: { numbers: ["0.3", "0.1", "0.2"] },
+      output: {
+        result: 0.2,
+        decimal: "0.2",
+        min: 0.1,
+        max: 0.3,
+        minDecimal: "0.1",
+        maxDecimal: "0.3",
+        count: 3,
+      },
+    },
+    {
+      title: "Negative numbers and exponents",
+      input: { numbers: ["-2.5", "1e3", "7"] },
+      output: {
+        result: 1002.5,
+        decimal: "1002.5",
+        min: -2.5,
+        max: 1000,
+        minDecimal: "-2.5",
+        maxDecimal: "1000",
+        count: 3,
+      },
+    },
+    {
+      title: "A single number has range 0",
+      input: { numbers: ["42"] },
+      output: {
+        result: 0,
+        decimal: "0",
+        min: 42,
+        max: 42,
+        minDecimal: "42",
+        maxDecimal: "42",
+        count: 1,
+      },
+    },
+  ],
+  handler: ({ numbers }) => {
+    const [first, ...rest] = numbers;
+    // The schema guarantees at least one number; this only satisfies the type checker.
+    if (first === undefined) throw new TypeError("numbers must not be empty");
+    let min: Exact = first;
+    let max: Exact = first;
+    for (const n of rest) {
+      if (n.lt(min)) min = n;
+      else if (n.gt(max)) max = n;
+    }
+    return {
+      ...arithmeticResult(max.minus(min)),
+      min: nearestDouble(min),
+      max: nearestDouble(max),
+      minDecimal: toPlain(min),
+      maxDecimal: toPlain(max),
+      count: numbers.length,
+    };
+  },
+});
