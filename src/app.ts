@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
 import { registerDocs } from "./docs/swagger-ui.js";
+import { registerGraphql } from "./graphql/register.js";
 import { requireApiKey } from "./http/auth.js";
 import { handleError, sendError } from "./http/errors.js";
 import type { AnyOperation } from "./kit/define.js";
@@ -79,6 +80,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.type("application/json; charset=utf-8").send(openApiJson),
   );
   registerDocs(app);
-  registerRestRoutes(app, operations, requireApiKey(config.apiKeys));
+  const authenticate = requireApiKey(config.apiKeys);
+  registerRestRoutes(app, operations, authenticate);
+  registerGraphql(app, operations, authenticate);
   return app;
 }

@@ -1,0 +1,241 @@
+/**
+ * Request limits for `/graphql`, all checked before anything runs: the size of the query
+ * text and its number of tokens before parsing, and during validation its nesting depth and
+ * the number of operation fields (calculations) it asks for. A request over a limit is
+ * refused whole with HTTP 400 and an `errors` entry whose `extensions.code` is
+ * `LIMIT_EXCEEDED`.
+ */
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  Kind,
+  Lexer,
+  parse,
+  type SelectionSetNode,
+  Source,
+  TokenKind,
+  type ValidationRule,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+
+export interface GraphqlLimits {
+  /** Operation fields (the fields under the area fields, aliases counted) per request. */
+  maxOperationFields: number;
+  /** Nesting depth of fields, introspection excluded. */
+  maxDepth: number;
+  /** Tokens of the query text (graphql's `parse` `maxTokens`). */
+  maxTokens: number;
+  /** Bytes of the query text, UTF-8. */
+  maxDocumentBytes: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
+  maxOperationFields: 100,
+  maxDepth: 8,
+  maxTokens: 2000,
+  maxDocumentBytes: 32 * 1024,
+});
+
+/**
+ * Status and code of every refusal, so clients can tell a limit from a typo. `spec: false`
+ * keeps the 400 also for `Accept: application/json`, where yoga answers the spec's own
+ * validation errors with 200.
+ */
+function limitError(message: string, limit: string, max: number): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: "LIMIT_EXCEEDED", limit, max, http: { status: 400, spec: false } },
+  });
+}
+
+/**
+ * Counts the tokens of `source`, stopping once past `max`. A lexing error ends the count:
+ * the parser reports it with its position.
+ *
+ * @example
+ * countTokens("{ a(b: [1, 2]) }", 100); // 11
+ */
+export function countTokens(source: string, max: number): number {
+  const lexer = new Lexer(new Source(source));
+  let count = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF && count <= max) count += 1;
+  } catch {
+    // A syntax error: counted so far is all there is to say.
+  }
+  return count;
+}
+
+/**
+ * `__schema` and `__type` answer from the schema, not from an operation: they are neither
+ * counted nor measured, so introspection (GraphiQL's is 13 levels deep) keeps working.
+ */
+const isIntrospectionRoot = (field: FieldNode) =>
+  field.name.value === "__schema" || field.name.value === "__type";
+
+export interface DocumentMeasure {
+  /** Fields two levels down, under the area fields, across every operation. */
+  operationFields: number;
+  /** The deepest field nesting of any operation. */
+  depth: number;
+}
+
+/**
+ * Measures a document with fragments expanded where they are spread. Each fragment is
+ * measured once (memoised), so a document that spreads fragments inside fragments costs
+ * time linear in its size even when its expansion would be exponential; fragment cycles
+ * (refused by the standard rules anyway) count as empty.
+ *
+ * @example
+ * measureDocument(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }"));
+ * // { operationFields: 2, depth: 3 }
+ */
+export function measureDocument(document: DocumentNode): DocumentMeasure {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  const memo = new Map<string, number>();
+  const busy = new Set<string>();
+
+  function viaFragment(name: string, key: string, measure: (set: SelectionSetNode) => number) {
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (!fragment || busy.has(key)) return 0;
+    busy.add(key);
+    const value = measure(fragment.selectionSet);
+    busy.delete(key);
+    memo.set(key, value);
+    return value;
+  }
+
+  function depthOf(set: SelectionSetNode): number {
+    let deepest = 0;
+    for (const selection of set.selections) {
+      let depth = 0;
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospectionRoot(selection)) continue;
+        depth = 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        depth = depthOf(selection.selectionSet);
+      } else {
+        const name = selection.name.value;
+        depth = viaFragment(name, `depth:${name}`, depthOf);
+      }
+      deepest = Math.max(deepest, depth);
+    }
+    return deepest;
+  }
+
+  /** Fields `level` levels below `set` (0: its own fields). */
+  function fieldsAt(set: SelectionSetNode, level: number): number {
+    let count = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospectionRoot(selection)) continue;
+        if (level === 0) count += 1;
+        else if (selection.selectionSet) count += fieldsAt(selection.selectionSet, level - 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        count += fieldsAt(selection.selectionSet, level);
+      } else {
+        const name = selection.name.value;
+        count += viaFragment(name, `fields${level}:${name}`, (s) => fieldsAt(s, level));
+      }
+    }
+    return count;
+  }
+
+  let operationFields = 0;
+  let depth = 0;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    operationFields += fieldsAt(definition.selectionSet, 1);
+    depth = Math.max(depth, depthOf(definition.selectionSet));
+  }
+  return { operationFields, depth };
+}
+
+/**
+ * A validation rule refusing documents over the depth or operation-field limit.
+ *
+ * @example
+ * validate(schema, document, [...specifiedRules, requestLimitsRule(DEFAULT_GRAPHQL_LIMITS)]);
+ */
+export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
+  // The rule's name keys yoga's validation cache; a fixed name keeps that cache stable.
+  return function RequestLimits(context) {
+    return {
+      Document: {
+        enter(document) {
+          const { operationFields, depth } = measureDocument(document);
+          if (operationFields > limits.maxOperationFields) {
+            const asked = Number.isSafeInteger(operationFields)
+              ? String(operationFields)
+              : `far more than ${limits.maxOperationFields}`;
+            context.reportError(
+              limitError(
+                `Too many operation fields: the request asks for ${asked} calculations (aliases and fragment spreads count); at most ${limits.maxOperationFields} are allowed per request.`,
+                "operationFields",
+                limits.maxOperationFields,
+              ),
+            );
+          }
+          if (depth > limits.maxDepth) {
+            context.reportError(
+              limitError(
+                `The query is nested ${depth} levels deep; at most ${limits.maxDepth} levels are allowed.`,
+                "depth",
+                limits.maxDepth,
+              ),
+            );
+          }
+          return false;
+        },
+      },
+    };
+  };
+}
+
+/**
+ * The yoga plugin enforcing `limits`: the text size when the request's parameters are
+ * read, the token count while parsing, depth and operation fields while validating.
+ *
+ * @example
+ * createYoga({ schema, plugins: [useRequestLimits(DEFAULT_GRAPHQL_LIMITS)] });
+ */
+export function useRequestLimits(limits: GraphqlLimits): Plugin {
+  const rule = requestLimitsRule(limits);
+  return {
+    onParams({ params }) {
+      const query = params.query;
+      if (typeof query !== "string") return;
+      const bytes = Buffer.byteLength(query, "utf8");
+      if (bytes > limits.maxDocumentBytes) {
+        throw limitError(
+          `The query text is ${bytes} bytes long; at most ${limits.maxDocumentBytes} bytes are allowed (send long lists as variables).`,
+          "documentBytes",
+          limits.maxDocumentBytes,
+        );
+      }
+      // Counted here rather than by the parser, whose error yoga reports as a syntax error.
+      if (countTokens(query, limits.maxTokens) > limits.maxTokens) {
+        throw limitError(
+          `The query has more than ${limits.maxTokens} tokens; at most ${limits.maxTokens} are allowed (send long lists as variables).`,
+          "tokens",
+          limits.maxTokens,
+        );
+      }
+    },
+    onParse({ setParseFn }) {
+      // The same bound again, for documents that reach the parser another way.
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: limits.maxTokens }));
+    },
+    onValidate({ addValidationRule }) {
+      addValidationRule(rule);
+    },
+  };
+}

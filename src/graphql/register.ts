@@ -1,0 +1,145 @@
+/**
+ * The GraphQL gateway: `GET` and `POST /graphql`, served by graphql-yoga inside the
+ * fastify app, behind the same API-key hook as REST. The schema is generated from the
+ * registry once, at start; each request only parses (cached), validates (cached) and runs.
+ */
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+} from "fastify";
+import { GraphQLError } from "graphql";
+import { createYoga, type YogaLogger } from "graphql-yoga";
+import type { AnyOperation } from "../kit/define.js";
+import { exampleQuery } from "./examples.js";
+import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
+import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
+
+export const GRAPHQL_PATH = "/graphql";
+
+interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * Yoga's logger on fastify's: an unexpected error is logged with its original error (the
+ * one a resolver threw, with its stack), never with the masked one clients get. Faults
+ * of operations were already logged by their resolver, with the request id.
+ */
+function yogaLogger(log: FastifyBaseLogger): YogaLogger {
+  const write =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) => {
+      const [first, ...rest] = args;
+      if (first instanceof Error) {
+        const original =
+          first instanceof GraphQLError && first.originalError ? first.originalError : first;
+        if (isLoggedFault(original)) return;
+        const path = first instanceof GraphQLError ? first.path?.join(".") : undefined;
+        log[level]({ err: original, path }, `graphql: ${original.message}`);
+      } else {
+        log[level](rest.length > 0 ? { args: rest } : {}, `graphql: ${String(first)}`);
+      }
+    };
+  return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
+}
+
+/** How many operations GraphiQL's starting query shows (one per area). */
+const STARTER_OPERATIONS = 4;
+
+function starterQuery(
+  schema: Parameters<typeof exampleQuery>[0],
+  operations: readonly AnyOperation[],
+  limits: GraphqlLimits,
+) {
+  const firstOfEachArea = operations.filter(
+    (operation, index) => operations.findIndex((o) => o.area === operation.area) === index,
+  );
+  return (
+    '# Put your key in the Headers tab below: {"X-API-Key": "…"}.\n' +
+    `# One request may batch up to ${limits.maxOperationFields} calculations; use aliases to repeat a field.\n` +
+    exampleQuery(schema, firstOfEachArea.slice(0, STARTER_OPERATIONS))
+  );
+}
+
+export interface GraphqlOptions {
+  limits?: GraphqlLimits;
+}
+
+/**
+ * Registers `/graphql` (and GraphiQL's assets) on `app` for `operations`. `authenticate`
+ * is the API-key `onRequest` hook REST uses: it runs before the body is parsed, for every
+ * request except a browser opening the GraphiQL page.
+ *
+ * @example
+ * registerGraphql(app, operations, requireApiKey(config.apiKeys));
+ */
+export function registerGraphql(
+  app: FastifyInstance,
+  operations: readonly AnyOperation[],
+  authenticate: onRequestHookHandler,
+  options: GraphqlOptions = {},
+): void {
+  // Built here, synchronously, so a schema problem stops the start with its message.
+  const schema = buildGraphqlSchema(operations);
+  const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
+  const yoga = createYoga<ServerContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // GraphiQL is served by the route below, from local files, without a key.
+    graphiql: false,
+    landingPage: false,
+    // The service has one CORS policy for every route, outside yoga.
+    cors: false,
+    // File uploads are no use here; without a parser, fastify refuses such bodies.
+    multipart: false,
+    // isDev false: a masked error never carries the original's message or stack.
+    maskedErrors: { errorMessage: "Unexpected error.", isDev: false },
+    logging: yogaLogger(app.log),
+    plugins: [useRequestLimits(limits)],
+  });
+
+  const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {
+    if (wantsGraphiql(request)) return done();
+    // A hook written either way (async, or with `done`) is run as fastify would.
+    return authenticate.call(this, request, reply, done);
+  };
+
+  app.register(async (scope) => {
+    const graphiql = await registerGraphiql(scope, {
+      title: "Utility Calculation Service — GraphiQL",
+      endpoint: GRAPHQL_PATH,
+      defaultQuery: starterQuery(schema, operations, limits),
+    });
+    // `POST` with `Content-Type: application/graphql`: the body is the query itself.
+    scope.addContentTypeParser("application/graphql", { parseAs: "string" }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.route({
+      url: GRAPHQL_PATH,
+      method: ["GET", "POST"],
+      // HEAD would run yoga for nothing; it gets the 405 with `Allow`.
+      exposeHeadRoute: false,
+      onRequest,
+      handler: async (request, reply) => {
+        if (wantsGraphiql(request)) {
+          return reply
+            .header("content-security-policy", graphiql.csp)
+            .type("text/html; charset=utf-8")
+            .send(graphiql.html);
+        }
+        const response = await yoga.handleNodeRequestAndResponse(request, reply, {
+          req: request,
+          reply,
+        });
+        for (const [key, value] of response.headers) reply.header(key, value);
+        reply.status(response.status);
+        return reply.send(response.body);
+      },
+    });
+  });
+}

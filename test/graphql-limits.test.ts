@@ -1,0 +1,220 @@
+/**
+ * GraphQL request limits: every refusal comes before anything runs (a counting fixture
+ * tells), with HTTP 400 and `extensions.code: "LIMIT_EXCEEDED"`.
+ */
+import type { FastifyInstance } from "fastify";
+import { getIntrospectionQuery, parse } from "graphql";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { countTokens, DEFAULT_GRAPHQL_LIMITS, measureDocument } from "../src/graphql/limits.js";
+import { defineOperation, integer, z } from "../src/kit/index.js";
+import { graphql } from "./graphql-helpers.js";
+import { AUTH, TEST_KEY } from "./helpers.js";
+
+let runs = 0;
+const counter = defineOperation({
+  area: "test",
+  name: "count",
+  summary: "Counts its runs",
+  description: "A fixture that counts how often it runs.",
+  input: z.object({ n: integer({ min: 0, max: 10 }).optional() }),
+  output: z.object({ runs: z.int() }),
+  examples: [{ title: "runs", input: {}, output: { runs: 1 } }],
+  handler: () => ({ runs: ++runs }),
+});
+
+/** An output nested six objects deep: a full selection is 9 levels deep. */
+const leaf = z.object({ value: z.int() });
+const deep = defineOperation({
+  area: "test",
+  name: "deep",
+  summary: "Nested output",
+  description: "A fixture whose output nests objects six levels deep.",
+  input: z.object({}),
+  output: z.object({
+    a: z.object({ b: z.object({ c: z.object({ d: z.object({ e: z.object({ f: leaf }) }) }) }) }),
+  }),
+  examples: [
+    {
+      title: "deep",
+      input: {},
+      output: { a: { b: { c: { d: { e: { f: { value: 1 } } } } } } },
+    },
+  ],
+  handler: () => {
+    runs += 1;
+    return { a: { b: { c: { d: { e: { f: { value: 1 } } } } } } };
+  },
+});
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY }),
+    operations: [counter, deep],
+    logger: false,
+  });
+});
+afterAll(() => app.close());
+beforeEach(() => {
+  runs = 0;
+});
+
+const aliased = (count: number) =>
+  Array.from({ length: count }, (_, i) => `c${i}: count { runs }`).join(" ");
+
+async function expectRefused(query: string, limit: string, variables?: Record<string, unknown>) {
+  const response = await graphql(app, query, variables);
+  expect(response.statusCode, response.body).toBe(400);
+  expect(response.parsed.data).toBeUndefined();
+  expect(response.parsed.errors?.[0]?.extensions).toEqual(
+    expect.objectContaining({ code: "LIMIT_EXCEEDED", limit }),
+  );
+  expect(runs).toBe(0);
+  return response.parsed.errors?.[0]?.message ?? "";
+}
+
+describe("operation fields", () => {
+  it("100 aliased fields run", async () => {
+    const response = await graphql(app, `{ test { ${aliased(100)} } }`);
+    expect(response.statusCode).toBe(200);
+    expect(runs).toBe(100);
+  });
+
+  it("101 aliased fields are refused, with the numbers in the message", async () => {
+    const message = await expectRefused(`{ test { ${aliased(101)} } }`, "operationFields");
+    expect(message).toMatch(/101.*at most 100/);
+  });
+
+  it("fields count across area fields and aliases of the area", async () => {
+    await expectRefused(
+      `{ a: test { ${aliased(60)} } b: test { ${aliased(41)} } }`,
+      "operationFields",
+    );
+  });
+
+  it("fields in fragments count each time a fragment is spread", async () => {
+    await expectRefused(
+      `{ a: test { ...F } b: test { ...F } c: test { ... on TestOperations { ...F } } }
+       fragment F on TestOperations { ${aliased(34)} }`,
+      "operationFields",
+    );
+  });
+
+  it("a fragment spread on Query counts too", async () => {
+    await expectRefused(
+      `{ ...Q ...Q } fragment Q on Query { test { ${aliased(51)} } }`,
+      "operationFields",
+    );
+  });
+
+  it("fields of a GET request count the same", async () => {
+    const response = await app.inject({
+      url: `/graphql?query=${encodeURIComponent(`{ test { ${aliased(101)} } }`)}`,
+      headers: AUTH,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(runs).toBe(0);
+  });
+});
+
+describe("depth", () => {
+  const selection = "{ a { b { c { d { e { f { value } } } } } } }";
+
+  it("a query 9 levels deep is refused", async () => {
+    const message = await expectRefused(`{ test { deep ${selection} } }`, "depth");
+    expect(message).toMatch(/9 levels.*at most 8/);
+  });
+
+  it("depth through fragments counts", async () => {
+    await expectRefused(
+      `{ test { deep { ...A } } } fragment A on TestDeep { a { ...B } }
+       fragment B on TestDeepA { b { c { d { e { f { value } } } } } }`,
+      "depth",
+    );
+  });
+
+  it("8 levels run", async () => {
+    const response = await graphql(
+      app,
+      "{ test { deep { a { b { c { d { e { __typename } } } } } } } }",
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect(runs).toBe(1);
+  });
+
+  it("introspection is not limited by depth", async () => {
+    const response = await graphql(app, getIntrospectionQuery({ descriptions: true }));
+    expect(response.statusCode).toBe(200);
+    expect(response.parsed.errors).toBeUndefined();
+  });
+});
+
+describe("document size", () => {
+  it("a query text over 32 KB is refused", async () => {
+    const padding = `# ${"x".repeat(33 * 1024)}\n`;
+    const message = await expectRefused(`${padding}{ test { count { runs } } }`, "documentBytes");
+    expect(message).toMatch(/at most 32768 bytes/);
+  });
+
+  it("a query with more than 2000 tokens is refused", async () => {
+    const args = Array.from({ length: 700 }, (_, i) => `c${i}: __typename`).join(" ");
+    await expectRefused(`{ test { count { runs ${args} } } }`, "tokens");
+  });
+
+  it("long lists go in variables instead", async () => {
+    const response = await graphql(app, "query ($n: Int) { test { count(n: $n) { runs } } }", {
+      n: 3,
+    });
+    expect(response.parsed).toEqual({ data: { test: { count: { runs: 1 } } } });
+  });
+});
+
+describe("measureDocument", () => {
+  it("counts fields two levels down and the deepest nesting", () => {
+    expect(
+      measureDocument(parse("{ a: math { x: sum { decimal } y: sum { decimal } } b: hash { h } }")),
+    ).toEqual({ operationFields: 3, depth: 3 });
+  });
+
+  it("ignores introspection and stays linear on nested fragment spreads", () => {
+    const fragments = Array.from(
+      { length: 60 },
+      (_, i) => `fragment F${i} on T { ...F${i + 1} ...F${i + 1} }`,
+    ).join("\n");
+    const document = parse(
+      `{ __schema { types { name } } m { ...F0 } } ${fragments} fragment F60 on T { x }`,
+    );
+    const started = performance.now();
+    const measure = measureDocument(document);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(measure.operationFields).toBe(2 ** 60);
+    expect(measure.depth).toBe(2);
+  });
+
+  it("survives fragment cycles (the standard rules refuse them)", () => {
+    expect(
+      measureDocument(parse("{ m { ...A } } fragment A on T { ...B } fragment B on T { ...A x }")),
+    ).toEqual({ operationFields: 1, depth: 2 });
+  });
+});
+
+describe("countTokens", () => {
+  it("counts punctuators, names and values, not comments", () => {
+    expect(countTokens('# comment\n{ a(b: [1, "2"]) }', 100)).toBe(11);
+  });
+
+  it("stops past the limit", () => {
+    expect(countTokens("{ a a a a a a a a a a }", 3)).toBe(4);
+  });
+
+  it("the defaults are those documented", () => {
+    expect(DEFAULT_GRAPHQL_LIMITS).toEqual({
+      maxOperationFields: 100,
+      maxDepth: 8,
+      maxTokens: 2000,
+      maxDocumentBytes: 32 * 1024,
+    });
+  });
+});

@@ -1,0 +1,325 @@
+/**
+ * The generated GraphQL schema, read back against the registry: names, argument and
+ * result types, nullability, descriptions and defaults; and the two custom scalars.
+ */
+import {
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  getNamedType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  parseValue,
+  printSchema,
+  validateSchema,
+} from "graphql";
+import { describe, expect, it } from "vitest";
+import { DecimalScalar, SafeIntScalar } from "../src/graphql/scalars.js";
+import { buildGraphqlSchema, camelCase, pascalCase } from "../src/graphql/schema.js";
+import { defineOperation, z } from "../src/kit/index.js";
+import { describeParam, type ParamDescription } from "../src/kit/params.js";
+import { camel, fieldsOf } from "./graphql-helpers.js";
+import { allOperations } from "./helpers.js";
+
+const operations = await allOperations();
+const schema = buildGraphqlSchema(operations);
+const query = schema.getQueryType();
+
+function operationField(area: string, field: string): GraphQLField<unknown, unknown> | undefined {
+  const areaType = getNamedType(query?.getFields()[area]?.type);
+  return isObjectType(areaType) ? areaType.getFields()[field] : undefined;
+}
+
+/** The zod description of a schema or of any wrapper inside it. */
+function zodDescription(schema: z.ZodType): string | undefined {
+  let current: z.ZodType | undefined = schema;
+  while (current) {
+    const description = z.globalRegistry.get(current)?.description;
+    if (description) return description;
+    const def = current._zod.def as { innerType?: z.ZodType; in?: z.ZodType; type: string };
+    current = def.innerType ?? (def.type === "pipe" ? def.in : undefined);
+  }
+  return undefined;
+}
+
+function expectInputType(type: GraphQLInputType, param: ParamDescription, where: string) {
+  switch (param.kind) {
+    case "decimal":
+      expect(String(type), where).toBe("Decimal");
+      break;
+    case "integer":
+      expect(String(type), where).toBe(param.fits32Bits ? "Int" : "SafeInt");
+      break;
+    case "boolean":
+      expect(String(type), where).toBe("Boolean");
+      break;
+    case "string":
+      expect(String(type), where).toBe("String");
+      break;
+    case "enum":
+      if (isEnumType(type)) {
+        expect(
+          type.getValues().map((v) => v.value),
+          where,
+        ).toEqual(param.values);
+      } else {
+        expect(String(type), where).toBe("String");
+        expect(
+          param.values?.some((v) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(v)),
+          where,
+        ).toBe(true);
+      }
+      break;
+    case "list":
+      expect(isListType(type), where).toBe(true);
+      if (isListType(type)) {
+        expect(isNonNullType(type.ofType), `${where}: items are non-null`).toBe(true);
+        expectInputType(
+          getNamedType(type.ofType) as GraphQLInputType,
+          param.item as ParamDescription,
+          where,
+        );
+      }
+      break;
+  }
+}
+
+describe("the generated schema", () => {
+  it("is valid and prints", () => {
+    expect(validateSchema(schema)).toEqual([]);
+    expect(printSchema(schema)).toMatch(/scalar Decimal/);
+  });
+
+  it("has one nullable Query field per area", () => {
+    const areas = [...new Set(operations.map((o) => camel(o.area)))].sort();
+    const fields = query?.getFields() ?? {};
+    expect(Object.keys(fields).sort()).toEqual(areas);
+    for (const field of Object.values(fields)) {
+      expect(isNonNullType(field.type), field.name).toBe(false);
+      expect(String(field.type)).toBe(`${pascalCase(field.name)}Operations`);
+    }
+  });
+
+  it("names the contract's fields as the contract does", () => {
+    const contract: Record<string, string> = {
+      "hash/hmac-md5": "hash.hmacMd5",
+      "crypto/checksum/md5": "crypto.checksumMd5",
+      "ip/supernet": "ip.supernet",
+      "datetime/is-leap-year": "datetime.isLeapYear",
+      "finance/simple-interest": "finance.simpleInterest",
+      "math/is-between": "math.isBetween",
+      "math/nth-root": "math.nthRoot",
+      "math/sum": "math.sum",
+      "math/subtract": "math.subtract",
+      "stats/product": "stats.product",
+      "stats/range": "stats.range",
+      "text/sentiment": "text.sentiment",
+      "case/detect": "case.detect",
+      "misc/fizzbuzz": "misc.fizzbuzz",
+      "misc/status-code": "misc.statusCode",
+      "fun/would-you-rather": "fun.wouldYouRather",
+    };
+    for (const operation of operations) {
+      const expected = contract[`${operation.area}/${operation.name}`];
+      if (!expected) continue;
+      const { area, field } = fieldsOf(operation);
+      expect(`${area}.${field}`).toBe(expected);
+      expect(operationField(area, field), expected).toBeDefined();
+    }
+  });
+});
+
+describe.each(
+  operations.map((operation) => [`${operation.area}/${operation.name}`, operation] as const),
+)("%s", (_id, operation) => {
+  const { area, field: name } = fieldsOf(operation);
+  const field = operationField(area, name) as GraphQLField<unknown, unknown>;
+
+  it("is a nullable field described by the operation", () => {
+    expect(field).toBeDefined();
+    expect(isNonNullType(field.type)).toBe(false);
+    expect(field.description).toContain(operation.description);
+  });
+
+  it("takes the input schema's parameters as arguments", () => {
+    const args = new Map<string, GraphQLArgument>(field.args.map((a) => [a.name, a]));
+    expect([...args.keys()]).toEqual(Object.keys(operation.input.shape));
+    for (const [paramName, paramSchema] of Object.entries(operation.input.shape)) {
+      const arg = args.get(paramName) as GraphQLArgument;
+      const param = describeParam(paramSchema);
+      const where = `${name}(${paramName})`;
+      const required = param.required && arg.defaultValue === undefined;
+      expect(isNonNullType(arg.type), where).toBe(required);
+      expectInputType(isNonNullType(arg.type) ? arg.type.ofType : arg.type, param, where);
+      const description = zodDescription(paramSchema);
+      if (description) expect(arg.description, where).toBe(description);
+      if (arg.defaultValue !== undefined) {
+        // A default shown in the schema is accepted by the operation as input.
+        expect(param.schema.safeParse(arg.defaultValue).success, where).toBe(true);
+      }
+    }
+  });
+
+  it("answers the output schema's fields, typed and described", () => {
+    const checkObject = (type: GraphQLOutputType, zodSchema: z.ZodType, where: string) => {
+      const named = getNamedType(type);
+      let inner = zodSchema;
+      for (;;) {
+        const def = inner._zod.def as { type: string; innerType?: z.ZodType; element?: z.ZodType };
+        if (def.innerType) inner = def.innerType;
+        else if (def.type === "array" && def.element) inner = def.element;
+        else break;
+      }
+      const def = inner._zod.def as { type: string; shape?: Record<string, z.ZodType> };
+      if (def.type !== "object" || !isObjectType(named)) return;
+      const fields = named.getFields();
+      for (const [key, child] of Object.entries(def.shape ?? {})) {
+        const gqlField = fields[key];
+        expect(gqlField, `${where}.${key}`).toBeDefined();
+        if (!gqlField) continue;
+        const description = zodDescription(child);
+        if (description) expect(gqlField.description, `${where}.${key}`).toBe(description);
+        const nullable = child.safeParse(null).success || child.safeParse(undefined).success;
+        expect(isNonNullType(gqlField.type), `${where}.${key} non-null`).toBe(!nullable);
+        checkObject(gqlField.type, child, `${where}.${key}`);
+      }
+    };
+    checkObject(field.type, operation.output, name);
+  });
+});
+
+describe("types from zod", () => {
+  const ANSWER = {
+    big: 1,
+    small: 1,
+    ratio: 0.5,
+    tag: "x" as const,
+    mode: "fast" as const,
+    odd: null,
+    items: [],
+    nested: { ok: true },
+  };
+  const fixture = defineOperation({
+    area: "shapes",
+    name: "all-kinds",
+    summary: "Every output kind",
+    description: "A fixture with every kind of output field.",
+    input: z.object({
+      flag: z.boolean().default(true).describe("A flag."),
+      small: z.int().min(0).max(10).default(3),
+      mode: z.enum(["fast", "slow"]).default("slow"),
+      odd: z.enum(["a-b", "c"]).optional(),
+    }),
+    output: z.object({
+      big: z.int().describe("A safe integer."),
+      small: z.int().min(-5).max(5),
+      ratio: z.number(),
+      tag: z.literal("x"),
+      mode: z.enum(["fast", "slow"]),
+      odd: z.enum(["a-b", "c"]).nullable(),
+      items: z.array(z.object({ name: z.string() })),
+      nested: z.object({ ok: z.boolean() }).optional(),
+    }),
+    examples: [{ title: "x", input: {}, output: ANSWER }],
+    handler: () => ANSWER,
+  });
+  const empty = defineOperation({
+    area: "shapes",
+    name: "nothing",
+    summary: "Answers an empty object",
+    description: "A fixture whose output has no field.",
+    input: z.object({}),
+    output: z.object({}),
+    examples: [{ title: "x", input: {}, output: {} }],
+    handler: () => ({}),
+  });
+  const printed = printSchema(buildGraphqlSchema([fixture, empty]));
+
+  it("maps each kind", () => {
+    expect(printed).toContain("type ShapesAllKinds {");
+    expect(printed).toMatch(/"""A safe integer\."""\s+big: SafeInt!/);
+    expect(printed).toContain("small: Int!");
+    expect(printed).toContain("ratio: Float!");
+    expect(printed).toContain("tag: String!");
+    expect(printed).toContain("mode: ShapesAllKindsMode!");
+    expect(printed).toContain("odd: String\n");
+    expect(printed).toContain("items: [ShapesAllKindsItemsItem!]!");
+    expect(printed).toContain("nested: ShapesAllKindsNested\n");
+    expect(printed).toMatch(/enum ShapesAllKindsMode {\s+fast\s+slow\s+}/);
+  });
+
+  it("writes representable defaults and shares an enum between input and output", () => {
+    expect(printed).toMatch(/"""A flag\."""\s+flag: Boolean = true/);
+    expect(printed).toContain("small: Int = 3");
+    expect(printed).toContain("mode: ShapesAllKindsMode = slow");
+    expect(printed).toContain("odd: String\n");
+    expect(printed).not.toContain("ShapesAllKindsMode2");
+  });
+
+  it("gives an empty result a placeholder field", () => {
+    expect(printed).toMatch(/type ShapesNothing {[^}]*_empty: Boolean\s*}/);
+  });
+});
+
+describe("names", () => {
+  it.each([
+    ["checksum/md5", "checksumMd5", "ChecksumMd5"],
+    ["is-leap-year", "isLeapYear", "IsLeapYear"],
+    ["would-you-rather", "wouldYouRather", "WouldYouRather"],
+    ["detect", "detect", "Detect"],
+  ])("%s → %s, %s", (text, camelName, pascalName) => {
+    expect(camelCase(text)).toBe(camelName);
+    expect(pascalCase(text)).toBe(pascalName);
+  });
+});
+
+describe("Decimal", () => {
+  it.each([
+    ["0.1000000000000000055511151231257827", "0.1000000000000000055511151231257827"],
+    ["12345678901234567890123", "12345678901234567890123"],
+    ["1e400", "1e400"],
+    ['"-2.5E-4"', "-2.5E-4"],
+    ['"abc"', "abc"],
+  ])("literal %s keeps its text", (literal, expected) => {
+    expect(DecimalScalar.parseLiteral(parseValue(literal))).toBe(expected);
+  });
+
+  it("refuses literals of other kinds", () => {
+    for (const literal of ["true", "null", "[1]", "{a: 1}", "FOO"]) {
+      expect(() => DecimalScalar.parseLiteral(parseValue(literal)), literal).toThrow(/Decimal/);
+    }
+  });
+
+  it("takes variables as strings, or JSON numbers written back as text", () => {
+    expect(DecimalScalar.parseValue("0.1")).toBe("0.1");
+    expect(DecimalScalar.parseValue("junk")).toBe("junk");
+    expect(DecimalScalar.parseValue(0.1)).toBe("0.1");
+    expect(DecimalScalar.parseValue(1e21)).toBe("1e+21");
+    expect(() => DecimalScalar.parseValue(true)).toThrow();
+    expect(() => DecimalScalar.parseValue(null)).toThrow();
+  });
+});
+
+describe("SafeInt", () => {
+  it("takes integers in the safe range, as literals, numbers or digit strings", () => {
+    expect(SafeIntScalar.parseLiteral(parseValue("9007199254740991"))).toBe(9007199254740991);
+    expect(SafeIntScalar.parseLiteral(parseValue('"-4000000000"'))).toBe(-4000000000);
+    expect(SafeIntScalar.parseValue(-9007199254740991)).toBe(-9007199254740991);
+    expect(SafeIntScalar.parseValue("42")).toBe(42);
+    expect(SafeIntScalar.serialize(4000000000)).toBe(4000000000);
+  });
+
+  it("refuses everything else", () => {
+    for (const literal of ["9007199254740992", "1.5", '"1.5"', '"1e3"', "true"]) {
+      expect(() => SafeIntScalar.parseLiteral(parseValue(literal)), literal).toThrow(/SafeInt/);
+    }
+    for (const value of [1.5, Number.NaN, 2 ** 53, "x", null]) {
+      expect(() => SafeIntScalar.parseValue(value), String(value)).toThrow();
+    }
+    expect(parseValue("1").kind).toBe(Kind.INT);
+  });
+});
