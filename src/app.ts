@@ -2,13 +2,22 @@
  * Builds the application: every route, hook and handler, but no listening socket.
  * Tests call `buildApp()` and `app.inject()`; `server.ts` listens.
  */
+import cluster from "node:cluster";
 import Fastify, { type FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { AggregatorRegistry } from "prom-client";
+import { clusterMetrics } from "./cluster.js";
 import type { Config } from "./config.js";
+import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
-import { requireApiKey } from "./http/auth.js";
 import { handleError, sendError } from "./http/errors.js";
+import { registerObservability, requestIdOf } from "./http/observability.js";
+import { registerCors, registerSecurityHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
+import { createAccessControl } from "./limits/access.js";
+import { chooseStore, createQuotaCounter, createRedisClient } from "./limits/rate-limit.js";
+import { createMetrics, type Gateway } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations } from "./registry/loader.js";
 import { registerRestRoutes } from "./rest/routes.js";
@@ -22,6 +31,13 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
 }
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Set on SIGTERM: /ready answers 503 so load balancers stop sending. */
+    lifecycle: { draining: boolean };
+  }
+}
+
 /** Allowed methods per known path, for 405 answers. */
 function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
   const methods = new Map<string, Set<string>>();
@@ -31,6 +47,17 @@ function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
     methods.set(route.url, set);
   });
   return methods;
+}
+
+/** Store errors come in bursts while Redis is down: log the first, then one a minute. */
+function throttledWarning(warn: (error: Error) => void, intervalMs = 60_000) {
+  let last = 0;
+  return (error: Error) => {
+    const now = Date.now();
+    if (now - last < intervalMs) return;
+    last = now;
+    warn(error);
+  };
 }
 
 /**
@@ -50,18 +77,88 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : {
             level: config.logLevel,
             redact: {
-              paths: ['req.headers["x-api-key"]', "headers['x-api-key']"],
+              paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', "*.apiKey"],
               censor: "[redacted]",
             },
             ...(typeof options.logger === "object" ? options.logger : {}),
           },
-    // A 10,000-item list fits in a GET; a larger URL is a 431.
-    http: { maxHeaderSize: 128 * 1024 },
+    genReqId: requestIdOf,
+    requestIdLogLabel: "requestId",
+    // One line per request, written by the onResponse hook, without the query string.
+    disableRequestLogging: true,
+    trustProxy: config.trustProxy,
+    // A 10,000-item list fits in a GET; a larger URL is a 431. Headers must arrive within
+    // 10 s (slow clients), a whole request within 30 s; idle keep-alive sockets live 65 s,
+    // longer than a load balancer's usual 60 s, so the balancer closes them first.
+    http: { maxHeaderSize: 128 * 1024, headersTimeout: 10_000 },
+    requestTimeout: 30_000,
+    keepAliveTimeout: 65_000,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: true,
   });
+  app.decorate("lifecycle", { draining: false });
+  // While draining, clients are told not to reuse the connection, so none sends a request
+  // on a socket the server is about to close.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (app.lifecycle.draining) reply.header("connection", "close");
+    return payload;
+  });
   const allowed = trackRoutes(app);
+
+  const metrics = createMetrics();
+  if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
+  const storeFailure = throttledWarning((error) =>
+    app.log.warn({ err: error }, "rate-limit store unavailable; requests pass uncounted"),
+  );
+  const onStoreFailure = (error: Error) => {
+    metrics.rateLimitStoreFailures.inc();
+    storeFailure(error);
+  };
+  let redis: Redis | undefined;
+  if (config.redisUrl && (config.rateLimit > 0 || config.authFailureLimit > 0)) {
+    redis = createRedisClient(config.redisUrl, storeFailure);
+    app.addHook("onClose", async () => {
+      redis?.disconnect();
+    });
+  }
+  const store = chooseStore(redis);
+  const access = createAccessControl({
+    keys: config.apiKeys,
+    metrics,
+    perKey:
+      config.rateLimit > 0
+        ? createQuotaCounter(
+            {
+              name: "per-key",
+              limit: config.rateLimit,
+              windowSeconds: config.rateLimitWindowSeconds,
+            },
+            store,
+            onStoreFailure,
+          )
+        : undefined,
+    authFailures:
+      config.authFailureLimit > 0
+        ? createQuotaCounter(
+            {
+              name: "auth-failures",
+              limit: config.authFailureLimit,
+              windowSeconds: config.authFailureWindowSeconds,
+            },
+            store,
+            onStoreFailure,
+          )
+        : undefined,
+  });
+  const runnerFor = (gateway: Gateway) =>
+    observedRunner((operation, outcome) =>
+      metrics.calculations.inc({
+        operation: `${operation.area}/${operation.name}`,
+        gateway,
+        outcome,
+      }),
+    );
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
@@ -72,16 +169,44 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return sendError(reply, 404, "Not Found");
   });
+  registerObservability(app, metrics);
+  registerSecurityHeaders(app);
+  await registerCors(app, config.corsOrigins);
 
   const openApiJson = JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }));
 
   app.get("/health", () => ({ status: "ok" }));
+  app.get("/ready", (_request, reply) =>
+    app.lifecycle.draining
+      ? reply.code(503).send({ status: "draining" })
+      : reply.send({ status: "ready" }),
+  );
   app.get("/openapi.json", (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(openApiJson),
   );
+  app.get(
+    "/metrics",
+    {
+      onRequest: config.metricsToken
+        ? async (request, reply) => {
+            if (request.headers.authorization !== `Bearer ${config.metricsToken}`) {
+              return sendError(reply, 401, "Send the metrics token as a Bearer token", {
+                "www-authenticate": 'Bearer realm="metrics"',
+              });
+            }
+          }
+        : access.authenticateOnly,
+    },
+    async (_request, reply) => {
+      const body = cluster.isWorker ? await clusterMetrics() : await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    },
+  );
   registerDocs(app);
-  const authenticate = requireApiKey(config.apiKeys);
-  registerRestRoutes(app, operations, authenticate);
-  registerGraphql(app, operations, authenticate);
+  registerRestRoutes(app, operations, access.authenticate, runnerFor("rest"));
+  registerGraphql(app, operations, access.authenticateOnly, {
+    run: runnerFor("graphql"),
+    charge: access.charge,
+  });
   return app;
 }

@@ -13,6 +13,26 @@ export interface Config {
   generatedKey: boolean;
   production: boolean;
   logLevel: string;
+  /** Units (REST requests, GraphQL operation fields) per key and window; 0 turns it off. */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  /** Failed authentications per client address and window; 0 turns it off. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  /** Shared counter store for several replicas; unset keeps counters in memory. */
+  redisUrl?: string;
+  /** Browser origins allowed by CORS; empty means none. */
+  corsOrigins: string[];
+  /** Worker processes on this machine (node:cluster); 1 runs in-process. */
+  workers: number;
+  /** Seconds /ready answers 503 before the server stops accepting, on SIGTERM. */
+  drainDelaySeconds: number;
+  /** Seconds in-flight requests get to finish on SIGTERM before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
+  /** Bearer token for /metrics; unset means /metrics takes a valid API key instead. */
+  metricsToken?: string;
+  /** Whose X-Forwarded-For to believe: `true` (any hop), or the load balancers' addresses/CIDRs. */
+  trustProxy: boolean | string;
 }
 
 export class ConfigError extends Error {
@@ -29,12 +49,37 @@ function portFrom(value: string | undefined): number {
   return Number(value);
 }
 
-/** Keys are comma-separated; blanks around and empty entries are ignored. */
-export function parseApiKeys(value: string | undefined): string[] {
+function integerFrom(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  { min = 0, max = 1_000_000_000 }: { min?: number; max?: number } = {},
+): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not '${value}'`);
+  }
+  return Number(value);
+}
+
+/** Comma-separated list, blanks trimmed, empty entries dropped. */
+function listFrom(value: string | undefined): string[] {
   return (value ?? "")
     .split(",")
-    .map((key) => key.trim())
-    .filter((key) => key.length > 0);
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+function trustProxyFrom(value: string | undefined): boolean | string {
+  if (value === undefined || value === "" || value === "false") return false;
+  if (value === "true") return true;
+  return value;
+}
+
+/** Keys are comma-separated; blanks around and empty entries are ignored. */
+export function parseApiKeys(value: string | undefined): string[] {
+  return listFrom(value);
 }
 
 /**
@@ -65,5 +110,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generatedKey,
     production,
     logLevel,
+    rateLimit: integerFrom(env, "RATE_LIMIT", 0),
+    rateLimitWindowSeconds: integerFrom(env, "RATE_LIMIT_WINDOW", 60, { min: 1, max: 86_400 }),
+    authFailureLimit: integerFrom(env, "AUTH_FAILURE_LIMIT", 0),
+    authFailureWindowSeconds: integerFrom(env, "AUTH_FAILURE_WINDOW", 60, { min: 1, max: 86_400 }),
+    redisUrl: env.REDIS_URL || undefined,
+    corsOrigins: listFrom(env.CORS_ORIGINS),
+    workers: integerFrom(env, "WORKERS", 1, { min: 1, max: 64 }),
+    drainDelaySeconds: integerFrom(env, "DRAIN_DELAY", 0, { max: 300 }),
+    shutdownTimeoutSeconds: integerFrom(env, "SHUTDOWN_TIMEOUT", 10, { min: 1, max: 600 }),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
   };
 }

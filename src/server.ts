@@ -1,17 +1,58 @@
-/** Starts the service: reads the configuration, builds the app, listens. Nothing else. */
+/**
+ * Starts the service: reads the configuration, then either serves in this process or,
+ * with WORKERS > 1, runs a primary that forks the workers. Listening, draining and
+ * exiting live here; everything the service answers is built by app.ts.
+ */
+import cluster from "node:cluster";
 import { buildApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { runPrimary } from "./cluster.js";
+import { type Config, ConfigError, loadConfig } from "./config.js";
+
+function announceGeneratedKey(config: Config): void {
+  if (!config.generatedKey) return;
+  // Printed once, outside the structured log, which never carries keys.
+  process.stdout.write(
+    `\nNo API_KEYS configured: generated a key for this run (development only):\n\n  X-API-Key: ${config.apiKeys[0]}\n\n`,
+  );
+}
+
+/**
+ * Serves in this process until SIGTERM/SIGINT, then drains: /ready answers 503 for
+ * DRAIN_DELAY seconds (load balancers stop sending), the server stops accepting, and
+ * in-flight requests finish. Exits 0 when drained, 1 if SHUTDOWN_TIMEOUT passes first.
+ */
+async function serve(config: Config): Promise<void> {
+  const app = await buildApp({ config });
+  await app.listen({ host: config.host, port: config.port });
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app.lifecycle.draining = true;
+    app.log.info({ signal, drainDelaySeconds: config.drainDelaySeconds }, "draining");
+    setTimeout(() => {
+      app.log.error({ timeoutSeconds: config.shutdownTimeoutSeconds }, "shutdown timed out");
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000).unref();
+    await new Promise((resolve) => setTimeout(resolve, config.drainDelaySeconds * 1000));
+    await app.close();
+    app.log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await buildApp({ config });
-  if (config.generatedKey) {
-    // Printed once, outside the structured log, which never carries keys.
-    process.stdout.write(
-      `\nNo API_KEYS configured: generated a key for this run (development only):\n\n  X-API-Key: ${config.apiKeys[0]}\n\n`,
-    );
+  if (cluster.isPrimary && config.workers > 1) {
+    announceGeneratedKey(config);
+    runPrimary(config);
+    return;
   }
-  await app.listen({ host: config.host, port: config.port });
+  if (cluster.isPrimary) announceGeneratedKey(config);
+  await serve(config);
 }
 
 main().catch((error: unknown) => {

@@ -272,7 +272,7 @@ describe("failures stay in their own field", () => {
     // Logged once each, with the request id and the original message.
     const faults = lines.filter((line) => /unexpected fault/.test(line));
     expect(faults).toHaveLength(2);
-    expect(faults.every((line) => /"reqId"/.test(line))).toBe(true);
+    expect(faults.every((line) => /"requestId"/.test(line))).toBe(true);
     expect(faults.join("\n")).toMatch(/secret internals/);
     expect(faults.join("\n")).toMatch(/answered outside its output schema/);
   });

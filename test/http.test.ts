@@ -96,13 +96,17 @@ describe("service endpoints", () => {
     expect(doc.components.securitySchemes.ApiKeyAuth).toEqual(
       expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
     );
-    for (const [path, item] of Object.entries<{ get: Record<string, any> }>(doc.paths)) {
+    type OperationObject = {
+      summary: string;
+      responses: Record<string, { content?: Record<string, { examples?: unknown }> }>;
+    };
+    for (const [path, item] of Object.entries<{ get: OperationObject }>(doc.paths)) {
       expect(path).toMatch(/^\/v1\//);
       expect(Object.keys(item.get.responses)).toEqual(
         expect.arrayContaining(["200", "401", "422"]),
       );
       expect(item.get.summary).toBeTruthy();
-      expect(item.get.responses["200"].content["application/json"].examples).toBeTruthy();
+      expect(item.get.responses["200"]?.content?.["application/json"]?.examples).toBeTruthy();
     }
   });
 

@@ -62,3 +62,42 @@ export function execute(
   if (!checked.success) throw new OutputContractError(operation, checked.error.message);
   return checked.data;
 }
+
+/** How a calculation ended, for metrics. */
+export type CalculationOutcome = "ok" | "invalid" | "not_found" | "error";
+
+/** Runs an operation as {@link execute} does. */
+export type Runner = (
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  gatewayProblems?: Problem[],
+) => unknown;
+
+/**
+ * {@link execute}, reporting each calculation's outcome to `observe` (metrics). Each
+ * gateway makes its own, so the gateway's name travels with the count.
+ *
+ * @example
+ * const run = observedRunner((op, outcome) => counter.inc({ operation: `${op.area}/${op.name}`, outcome }));
+ */
+export function observedRunner(
+  observe: (operation: AnyOperation, outcome: CalculationOutcome) => void,
+): Runner {
+  return (operation, input, gatewayProblems) => {
+    try {
+      const output = execute(operation, input, gatewayProblems);
+      observe(operation, "ok");
+      return output;
+    } catch (error) {
+      observe(
+        operation,
+        error instanceof InvalidInputError
+          ? "invalid"
+          : error instanceof NotFoundError
+            ? "not_found"
+            : "error",
+      );
+      throw error;
+    }
+  };
+}

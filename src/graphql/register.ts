@@ -12,10 +12,12 @@ import type {
 } from "fastify";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaLogger } from "graphql-yoga";
+import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { exampleQuery } from "./examples.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
+import { type Charge, useQuota } from "./quota.js";
 import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -68,6 +70,10 @@ function starterQuery(
 
 export interface GraphqlOptions {
   limits?: GraphqlLimits;
+  /** The runner resolvers call (REST's own, with its metrics); `execute` by default. */
+  run?: Runner;
+  /** Charges each request's operation fields to its key's quota, when limits are on. */
+  charge?: Charge;
 }
 
 /**
@@ -76,7 +82,7 @@ export interface GraphqlOptions {
  * request except a browser opening the GraphiQL page.
  *
  * @example
- * registerGraphql(app, operations, requireApiKey(config.apiKeys));
+ * registerGraphql(app, operations, access.authenticateOnly, { run, charge: access.charge });
  */
 export function registerGraphql(
   app: FastifyInstance,
@@ -85,7 +91,7 @@ export function registerGraphql(
   options: GraphqlOptions = {},
 ): void {
   // Built here, synchronously, so a schema problem stops the start with its message.
-  const schema = buildGraphqlSchema(operations);
+  const schema = buildGraphqlSchema(operations, options.run);
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const yoga = createYoga<ServerContext>({
     schema,
@@ -100,7 +106,7 @@ export function registerGraphql(
     // isDev false: a masked error never carries the original's message or stack.
     maskedErrors: { errorMessage: "Unexpected error.", isDev: false },
     logging: yogaLogger(app.log),
-    plugins: [useRequestLimits(limits)],
+    plugins: [useRequestLimits(limits), ...(options.charge ? [useQuota(options.charge)] : [])],
   });
 
   const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {

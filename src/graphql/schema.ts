@@ -8,7 +8,7 @@
 import SchemaBuilder from "@pothos/core";
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { z } from "zod";
-import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
+import { execute, InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import { locate } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
@@ -390,6 +390,7 @@ function summarize(problems: Problem[]): string {
  * passes through unmasked; anything else is rethrown for yoga to mask and log.
  */
 function resolveOperation(
+  run: Runner,
   operation: AnyOperation,
   args: Record<string, unknown>,
   context: ResolverContext,
@@ -397,7 +398,7 @@ function resolveOperation(
   // An explicit `null` for an optional argument means "not given", as in REST.
   const input = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
   try {
-    return execute(operation, input);
+    return run(operation, input);
   } catch (error) {
     if (error instanceof InvalidInputError) {
       const detail = takeProblems(context, error.problems);
@@ -429,6 +430,7 @@ function operationField(
   types: TypeFactory,
   operation: AnyOperation,
   where: string,
+  run: Runner,
 ): (t: LooseFieldBuilder) => unknown {
   const typeName = pascalCase(`${operation.area}/${operation.name}`);
   const result = types.output(operation.output, typeName, where);
@@ -462,7 +464,7 @@ function operationField(
           }),
         ]),
       ),
-      resolve: (_parent, args, context) => resolveOperation(operation, args, context),
+      resolve: (_parent, args, context) => resolveOperation(run, operation, args, context),
     });
 }
 
@@ -474,7 +476,10 @@ function operationField(
  * const schema = buildGraphqlSchema(await loadOperations());
  * printSchema(schema); // type Query { case: CaseOperations … math: MathOperations … }
  */
-export function buildGraphqlSchema(operations: readonly AnyOperation[]): GraphQLSchema {
+export function buildGraphqlSchema(
+  operations: readonly AnyOperation[],
+  run: Runner = execute,
+): GraphQLSchema {
   const builder: Builder = new SchemaBuilder<SchemaTypes>({});
   builder.addScalarType("Decimal", DecimalScalar);
   builder.addScalarType("SafeInt", SafeIntScalar);
@@ -494,7 +499,7 @@ export function buildGraphqlSchema(operations: readonly AnyOperation[]): GraphQL
       if (fields.has(field)) {
         throw new TypeError(`${id}: its GraphQL field name '${field}' is taken in area '${area}'`);
       }
-      fields.set(field, operationField(types, operation, id));
+      fields.set(field, operationField(types, operation, id, run));
     }
     const ref = builder.objectRef<Record<string, never>>(
       types.uniqueName(`${pascalCase(area)}Operations`),

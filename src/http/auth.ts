@@ -4,8 +4,6 @@
  * compared, so the time does not tell which one matched or how much of it.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { sendError } from "./errors.js";
 
 export const API_KEY_HEADER = "x-api-key";
 export const WWW_AUTHENTICATE = 'APIKey realm="utility-calculation-service", header="X-API-Key"';
@@ -51,19 +49,4 @@ export function createKeyChecker(keys: readonly string[]): (presented: unknown) 
 /** The public id of a key: 12 hex digits of its SHA-256. */
 export function keyIdOf(key: string): string {
   return digest(key).toString("hex").slice(0, 12);
-}
-
-/**
- * An `onRequest` hook that answers 401 unless the request carries a valid key.
- * Runs before body parsing and validation.
- */
-export function requireApiKey(keys: readonly string[]) {
-  const check = createKeyChecker(keys);
-  return async function apiKeyHook(request: FastifyRequest, reply: FastifyReply) {
-    const result = check(request.headers[API_KEY_HEADER]);
-    if (!result.ok) {
-      return sendError(reply, 401, result.reason, { "www-authenticate": WWW_AUTHENTICATE });
-    }
-    request.apiKeyId = result.keyId;
-  };
 }

@@ -3,7 +3,7 @@
  * behind the API-key hook, each answered by the shared runner.
  */
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
-import { execute } from "../core/runner.js";
+import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { pathOf } from "../registry/loader.js";
 import { parseQueryString, planFor, toInput } from "./query.js";
@@ -18,6 +18,7 @@ export function registerRestRoutes(
   app: FastifyInstance,
   operations: readonly AnyOperation[],
   authenticate: onRequestHookHandler,
+  run: Runner = execute,
 ): void {
   for (const operation of operations) {
     const plan = planFor(operation);
@@ -31,7 +32,7 @@ export function registerRestRoutes(
           type: "value_error",
         });
       }
-      return execute(operation, input, problems);
+      return run(operation, input, problems);
     });
   }
 }

@@ -1,0 +1,48 @@
+/**
+ * Charges a GraphQL request to its key's quota by the operation fields it runs, after
+ * validation and before execution, so batching many calculations into one request
+ * costs what sending them one by one would.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { GraphQLError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import type { QuotaState } from "../limits/rate-limit.js";
+import { measureDocument } from "./limits.js";
+
+export type Charge = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  units: number,
+) => Promise<QuotaState | undefined>;
+
+/**
+ * The yoga plugin: `charge` gets the request's operation-field count (at least 1, so an
+ * introspection query is not free); over the quota, the request answers 429 with
+ * `Retry-After` and nothing runs.
+ *
+ * @example
+ * createYoga({ schema, plugins: [useQuota(access.charge)] });
+ */
+export function useQuota(charge: Charge): Plugin<{ req: FastifyRequest; reply: FastifyReply }> {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const { req, reply } = args.contextValue;
+      const units = Math.max(1, measureDocument(args.document).operationFields);
+      const state = await charge(req, reply, units);
+      if (!state || state.allowed) return;
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError(
+            `Too many requests: this API key is limited to ${state.policy.limit} calculations per ${state.policy.windowSeconds} seconds; this request asks for ${units}; retry in ${state.resetSeconds} seconds`,
+            {
+              extensions: {
+                code: "RATE_LIMITED",
+                http: { status: 429, headers: { "retry-after": String(state.resetSeconds) } },
+              },
+            },
+          ),
+        ],
+      });
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Request ids, one log line per request, and HTTP metrics. The log line carries the
+ * path without its query string (queries can hold secrets: an HMAC key, a text) and the
+ * key's id, never the key.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Metrics } from "../observability/metrics.js";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** What a client may choose as a request id: short, and safe to echo and to log. */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
+
+/**
+ * The request id: the client's `X-Request-Id` when well-formed, else a new UUID.
+ *
+ * @example
+ * requestIdOf({ headers: { "x-request-id": "abc-123" } } as IncomingMessage); // "abc-123"
+ */
+export function requestIdOf(request: IncomingMessage): string {
+  const offered = request.headers[REQUEST_ID_HEADER];
+  return typeof offered === "string" && WELL_FORMED_REQUEST_ID.test(offered)
+    ? offered
+    : randomUUID();
+}
+
+/** The route template for labels and logs; unmatched URLs share one label. */
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? "(unmatched)";
+}
+
+function pathOf(request: FastifyRequest): string {
+  const path = request.url.split("?", 1)[0] ?? "";
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
+
+/** Echoes the request id, logs one line per request and records HTTP metrics. */
+export function registerObservability(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  app.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = routeOf(request);
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, seconds);
+    request.log.info(
+      {
+        method: request.method,
+        route,
+        path: pathOf(request),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        ...(request.apiKeyId ? { keyId: request.apiKeyId } : {}),
+        remoteAddress: request.ip,
+      },
+      "request",
+    );
+  });
+}

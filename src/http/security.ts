@@ -1,0 +1,47 @@
+/**
+ * Response headers for a JSON API, and the one CORS policy of the whole service.
+ */
+import cors from "@fastify/cors";
+import type { FastifyInstance } from "fastify";
+
+/** Pages that set their own policy (docs, GraphiQL) keep it; everything else is JSON. */
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Adds `nosniff`, `no-store` (unless a route chose caching) and a strict default CSP. */
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("x-frame-options", "DENY");
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    if (!reply.hasHeader("content-security-policy"))
+      reply.header("content-security-policy", JSON_CSP);
+    return payload;
+  });
+}
+
+/**
+ * CORS for the browser origins in `origins` only; none configured means no CORS headers
+ * at all. Browsers may send `X-API-Key` and read the rate-limit and request-id headers.
+ */
+export async function registerCors(
+  app: FastifyInstance,
+  origins: readonly string[],
+): Promise<void> {
+  if (origins.length === 0) return;
+  await app.register(cors, {
+    origin: [...origins],
+    methods: ["GET", "HEAD", "POST"],
+    allowedHeaders: ["X-API-Key", "Content-Type", "X-Request-Id", "Accept"],
+    exposedHeaders: [
+      "RateLimit",
+      "RateLimit-Policy",
+      "Retry-After",
+      "X-Request-Id",
+      "WWW-Authenticate",
+    ],
+    credentials: false,
+    maxAge: 600,
+    strictPreflight: true,
+  });
+}

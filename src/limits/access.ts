@@ -1,0 +1,128 @@
+/**
+ * The access layer of every protected route: the API key, then the quotas. Failed
+ * authentication is counted per client address; an address over its limit is refused
+ * (429) whatever key it sends next, so guessing keys stops paying. Successful requests
+ * are counted per key (a hash of it) in units: one per REST request, one per GraphQL
+ * operation field.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { createKeyChecker, WWW_AUTHENTICATE } from "../http/auth.js";
+import { sendError } from "../http/errors.js";
+import type { Metrics } from "../observability/metrics.js";
+import { type QuotaCounter, type QuotaState, rateLimitHeaders } from "./rate-limit.js";
+
+export interface AccessOptions {
+  keys: readonly string[];
+  /** Quota per key; undefined when limits are off. */
+  perKey?: QuotaCounter;
+  /** Quota of failed authentications per client address; undefined when off. */
+  authFailures?: QuotaCounter;
+  metrics: Metrics;
+}
+
+/** Addresses kept as blocked in this process, so a blocked client costs no store round trip. */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+
+export interface AccessControl {
+  /** `onRequest` hook: 401/429 unless the key is valid and the key's quota allows one unit. */
+  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /** `onRequest` hook that checks the key only; the route charges its quota itself. */
+  authenticateOnly(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /**
+   * Charges `units` to the request's key. Returns the quota state (headers already set
+   * on the reply), or undefined when limits are off.
+   */
+  charge(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    units: number,
+  ): Promise<QuotaState | undefined>;
+}
+
+function tooManyRequests(reply: FastifyReply, state: QuotaState, what: string): FastifyReply {
+  return sendError(
+    reply,
+    429,
+    `Too many requests: ${what} is limited to ${state.policy.limit} per ${state.policy.windowSeconds} seconds; retry in ${state.resetSeconds} seconds`,
+    { ...rateLimitHeaders(state), "retry-after": String(state.resetSeconds) },
+  );
+}
+
+/**
+ * Builds the access layer.
+ *
+ * @example
+ * const access = createAccessControl({ keys: ["k"], metrics });
+ * app.get("/v1/x", { onRequest: access.authenticate }, handler);
+ */
+export function createAccessControl(options: AccessOptions): AccessControl {
+  const check = createKeyChecker(options.keys);
+  const { perKey, authFailures, metrics } = options;
+  const blockedUntil = new Map<string, { until: number; state: QuotaState }>();
+
+  function blockedState(address: string): QuotaState | undefined {
+    const blocked = blockedUntil.get(address);
+    if (!blocked) return undefined;
+    const remainingMs = blocked.until - Date.now();
+    if (remainingMs <= 0) {
+      blockedUntil.delete(address);
+      return undefined;
+    }
+    return { ...blocked.state, remaining: 0, resetSeconds: Math.ceil(remainingMs / 1000) };
+  }
+
+  function block(address: string, state: QuotaState): void {
+    if (blockedUntil.size >= MAX_BLOCKED_ADDRESSES) {
+      const oldest = blockedUntil.keys().next().value;
+      if (oldest !== undefined) blockedUntil.delete(oldest);
+    }
+    blockedUntil.set(address, { until: Date.now() + state.resetSeconds * 1000, state });
+  }
+
+  async function verifyKey(request: FastifyRequest, reply: FastifyReply) {
+    const blocked = authFailures ? blockedState(request.ip) : undefined;
+    if (blocked) {
+      metrics.rateLimitRejections.inc({ policy: blocked.policy.name });
+      return tooManyRequests(reply, blocked, "failed authentication from this address");
+    }
+    const result = check(request.headers["x-api-key"]);
+    if (result.ok) {
+      request.apiKeyId = result.keyId;
+      return undefined;
+    }
+    const headers: Record<string, string> = { "www-authenticate": WWW_AUTHENTICATE };
+    if (authFailures) {
+      const state = await authFailures.consume(request.ip);
+      if (!state.allowed) {
+        block(request.ip, state);
+        metrics.rateLimitRejections.inc({ policy: state.policy.name });
+        return tooManyRequests(reply, state, "failed authentication from this address");
+      }
+      Object.assign(headers, rateLimitHeaders(state));
+    }
+    return sendError(reply, 401, result.reason, headers);
+  }
+
+  async function charge(request: FastifyRequest, reply: FastifyReply, units: number) {
+    if (!perKey || !request.apiKeyId) return undefined;
+    const state = await perKey.consume(request.apiKeyId, units);
+    reply.headers(rateLimitHeaders(state));
+    if (!state.allowed) {
+      metrics.rateLimitRejections.inc({ policy: state.policy.name });
+      reply.header("retry-after", String(state.resetSeconds));
+    }
+    return state;
+  }
+
+  return {
+    authenticateOnly: verifyKey,
+    async authenticate(request, reply) {
+      const refused = await verifyKey(request, reply);
+      if (refused) return refused;
+      const state = await charge(request, reply, 1);
+      if (state && !state.allowed) return tooManyRequests(reply, state, "this API key");
+      return undefined;
+    },
+    charge,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Per-key quotas, and a separate quota for failed authentication per client address.
+ * Counters live in memory, in the cluster primary (WORKERS > 1), or in Redis
+ * (REDIS_URL) so that every replica shares one quota. When the shared store is slow or
+ * down, requests are let through (fail open): limits protect capacity, and an outage of
+ * the counter store must not become an outage of the service.
+ */
+import cluster from "node:cluster";
+import { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+
+/** One quota: `limit` units per `windowSeconds`. */
+export interface QuotaPolicy {
+  /** Policy name, as sent in the RateLimit header fields. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** The state of a quota after a request was counted. */
+export interface QuotaState {
+  allowed: boolean;
+  policy: QuotaPolicy;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  /** True when the store failed and the request was let through uncounted. */
+  failedOpen: boolean;
+}
+
+export type StoreFailureListener = (error: Error) => void;
+
+/** Counts units against one policy, by partition key. */
+export interface QuotaCounter {
+  readonly policy: QuotaPolicy;
+  consume(partition: string, units?: number): Promise<QuotaState>;
+}
+
+export type CounterStore =
+  | { kind: "memory" }
+  | { kind: "cluster" }
+  | { kind: "redis"; client: Redis };
+
+function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstract {
+  const options = {
+    keyPrefix: `ucs:${policy.name}`,
+    points: policy.limit,
+    duration: policy.windowSeconds,
+  };
+  switch (store.kind) {
+    case "memory":
+      return new RateLimiterMemory(options);
+    case "cluster":
+      return new RateLimiterCluster({ ...options, timeoutMs: 200 });
+    case "redis":
+      return new RateLimiterRedis({
+        ...options,
+        storeClient: store.client,
+        rejectIfRedisNotReady: true,
+      });
+  }
+}
+
+/**
+ * A counter for `policy` in `store`. Store failures resolve as allowed (`failedOpen`) and
+ * are reported to `onStoreFailure`.
+ *
+ * @example
+ * const perKey = createQuotaCounter({ name: "per-key", limit: 100, windowSeconds: 60 }, { kind: "memory" });
+ * const state = await perKey.consume(keyId); // { allowed: true, remaining: 99, … }
+ */
+export function createQuotaCounter(
+  policy: QuotaPolicy,
+  store: CounterStore,
+  onStoreFailure: StoreFailureListener = () => {},
+): QuotaCounter {
+  const limiter = limiterFor(policy, store);
+  const stateOf = (res: RateLimiterRes, allowed: boolean): QuotaState => ({
+    allowed,
+    policy,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    failedOpen: false,
+  });
+  return {
+    policy,
+    async consume(partition, units = 1) {
+      try {
+        return stateOf(await limiter.consume(partition, units), true);
+      } catch (outcome) {
+        if (outcome instanceof RateLimiterRes) return stateOf(outcome, false);
+        onStoreFailure(outcome instanceof Error ? outcome : new Error(String(outcome)));
+        return {
+          allowed: true,
+          policy,
+          remaining: policy.limit,
+          resetSeconds: policy.windowSeconds,
+          failedOpen: true,
+        };
+      }
+    },
+  };
+}
+
+/**
+ * A Redis client tuned to never hold a request up: no offline queue (commands fail at
+ * once while disconnected), a short command timeout, and reconnection in the background.
+ */
+export function createRedisClient(url: string, onError: StoreFailureListener): Redis {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    commandTimeout: 100,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+  client.on("error", onError);
+  return client;
+}
+
+/** The store to use in this process: Redis when configured, else the cluster primary, else memory. */
+export function chooseStore(redis: Redis | undefined): CounterStore {
+  if (redis) return { kind: "redis", client: redis };
+  if (cluster.isWorker) return { kind: "cluster" };
+  return { kind: "memory" };
+}
+
+/** `RateLimit-Policy` and `RateLimit` header fields (draft-ietf-httpapi-ratelimit-headers-11). */
+export function rateLimitHeaders(state: QuotaState): Record<string, string> {
+  const name = JSON.stringify(state.policy.name);
+  return {
+    "ratelimit-policy": `${name};q=${state.policy.limit};w=${state.policy.windowSeconds}`,
+    ratelimit: `${name};r=${state.remaining};t=${state.resetSeconds}`,
+  };
+}
