@@ -88,10 +88,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     disableRequestLogging: true,
     trustProxy: config.trustProxy,
     // A 10,000-item list fits in a GET; a larger URL is a 431. Headers must arrive within
-    // 10 s (slow clients), a whole request within 30 s; idle keep-alive sockets live 65 s,
-    // longer than a load balancer's usual 60 s, so the balancer closes them first.
-    http: { maxHeaderSize: 128 * 1024, headersTimeout: 10_000 },
-    requestTimeout: 30_000,
+    // HEADERS_TIMEOUT (slow clients), a whole request within REQUEST_TIMEOUT; idle
+    // keep-alive sockets live 65 s, longer than a load balancer's usual 60 s, so the
+    // balancer closes them first.
+    http: {
+      maxHeaderSize: 128 * 1024,
+      headersTimeout: Math.min(config.headersTimeoutSeconds, config.requestTimeoutSeconds) * 1000,
+    },
+    requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 65_000,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },

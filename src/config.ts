@@ -29,6 +29,10 @@ export interface Config {
   drainDelaySeconds: number;
   /** Seconds in-flight requests get to finish on SIGTERM before the process exits anyway. */
   shutdownTimeoutSeconds: number;
+  /** Seconds a client has to send the request headers (slow-client protection). */
+  headersTimeoutSeconds: number;
+  /** Seconds a client has to send the whole request. */
+  requestTimeoutSeconds: number;
   /** Bearer token for /metrics; unset means /metrics takes a valid API key instead. */
   metricsToken?: string;
   /** Whose X-Forwarded-For to believe: `true` (any hop), or the load balancers' addresses/CIDRs. */
@@ -119,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: integerFrom(env, "WORKERS", 1, { min: 1, max: 64 }),
     drainDelaySeconds: integerFrom(env, "DRAIN_DELAY", 0, { max: 300 }),
     shutdownTimeoutSeconds: integerFrom(env, "SHUTDOWN_TIMEOUT", 10, { min: 1, max: 600 }),
+    headersTimeoutSeconds: integerFrom(env, "HEADERS_TIMEOUT", 10, { min: 1, max: 600 }),
+    requestTimeoutSeconds: integerFrom(env, "REQUEST_TIMEOUT", 30, { min: 1, max: 600 }),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
   };
