@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import { CASE_IDS, CASE_STYLES, splitWords } from "./_styles.js";
 import detect from "./detect.js";
 
@@ -11,16 +12,6 @@ interface Result {
 }
 
 const run = (text: string) => execute(detect, { text }) as Result;
-
-function problemsOf(text: unknown) {
-  try {
-    execute(detect, { text });
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected the input to be refused");
-}
 
 describe("case/detect", () => {
   it("knows every id of the contract, with the contract's display names", () => {
@@ -244,11 +235,9 @@ describe("case/detect", () => {
       ["an empty text", "", "string_too_short"],
       ["a missing text", undefined, "missing"],
     ])("refuses %s", (_, text, type) => {
-      expect(problemsOf(text)).toEqual([[["text"], type]]);
+      expect(locTypes(problemsOf(detect, { text }))).toEqual([[["text"], type]]);
     });
   });
 
-  it.each(detect.examples)("example: $title", ({ input, output }) => {
-    expect(execute(detect, input)).toEqual(output);
-  });
+  itAnswersItsExamples(detect);
 });

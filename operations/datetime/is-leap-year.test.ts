@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
-import type { Problem } from "../../src/kit/errors.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import isLeapYear from "./is-leap-year.js";
 
 const run = (input: Record<string, unknown>) => execute(isLeapYear, input);
-
-function problemsOf(input: Record<string, unknown>): Problem[] {
-  try {
-    execute(isLeapYear, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems;
-    throw error;
-  }
-  return expect.unreachable("the input was accepted");
-}
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9007199254740991
 
@@ -83,9 +73,7 @@ describe("datetime/is-leap-year", () => {
     });
   });
 
-  it.each(isLeapYear.examples)("example: $title", ({ input, output }) => {
-    expect(execute(isLeapYear, input)).toEqual(output);
-  });
+  itAnswersItsExamples(isLeapYear);
 
   it.each([
     ["a missing year", {}, [[["year"], "missing"]]],
@@ -93,7 +81,7 @@ describe("datetime/is-leap-year", () => {
     ["a fractional year", { year: 2024.5 }, [[["year"], "int_parsing"]]],
     ["an unknown calendar", { year: 2024, calendar: "hebrew" }, [[["calendar"], "enum"]]],
   ])("refuses %s", (_title, input, expected) => {
-    expect(problemsOf(input).map((p) => [p.loc, p.type])).toEqual(expected);
+    expect(locTypes(problemsOf(isLeapYear, input))).toEqual(expected);
   });
 
   // Only the type is asserted: src/core/problems.ts currently drops the loc of zod's
@@ -104,7 +92,7 @@ describe("datetime/is-leap-year", () => {
     [-MAX - 1, "greater_than_equal"],
     [1e23, "less_than_equal"],
   ])("refuses %d, beyond the safe-integer range", (year, type) => {
-    const types = problemsOf({ year }).map((p) => p.type);
+    const types = problemsOf(isLeapYear, { year }).map((p) => p.type);
     expect(types.length).toBeGreaterThan(0);
     expect(new Set(types)).toEqual(new Set([type]));
   });

@@ -1,26 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import simpleInterest from "./simple-interest.js";
 
 type Input = { principal: string; rate: string; time: string; timeUnit?: string };
 
 const run = (input: Input) => execute(simpleInterest, input) as Record<string, unknown>;
 
-/** The problems of a refused request, as `[loc, type]` pairs. */
-function problemsOf(input: Record<string, unknown>): [string[], string][] {
-  try {
-    execute(simpleInterest, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected the input to be refused");
+/** The title of a row of {@link expectInterest}. */
+const INTEREST_ROW = "P=%s r=%s%% t=%s %s → %s, %s";
+
+/** Checks one row: principal, rate, time, timeUnit → the answer's figures. */
+function expectInterest(
+  principal: string,
+  rate: string,
+  time: string,
+  timeUnit: string,
+  interest: number,
+  totalAmount: number,
+  interestDecimal: string,
+  totalAmountDecimal: string,
+  isExact: boolean,
+) {
+  expect(run({ principal, rate, time, timeUnit })).toMatchObject({
+    interest,
+    totalAmount,
+    interestDecimal,
+    totalAmountDecimal,
+    isExact,
+  });
 }
 
 describe("finance/simple-interest", () => {
-  it.each(simpleInterest.examples)("example: $title", ({ input, output }) => {
-    expect(execute(simpleInterest, input)).toEqual(output);
-  });
+  itAnswersItsExamples(simpleInterest);
 
   // Expected values computed independently with Python's fractions (exact rationals,
   // float() correctly rounded) and decimal (34 digits, ROUND_HALF_EVEN).
@@ -92,18 +104,7 @@ describe("finance/simple-interest", () => {
         "99.99002739452054794520547945205479",
         false,
       ],
-    ])(
-      "P=%s r=%s%% t=%s %s → %s, %s",
-      (principal, rate, time, timeUnit, interest, totalAmount, interestDecimal, totalAmountDecimal, isExact) => {
-        expect(run({ principal, rate, time, timeUnit })).toMatchObject({
-          interest,
-          totalAmount,
-          interestDecimal,
-          totalAmountDecimal,
-          isExact,
-        });
-      },
-    );
+    ])(INTEREST_ROW, expectInterest);
   });
 
   it("counts 365 days and 12 months as one year", () => {
@@ -153,18 +154,7 @@ describe("finance/simple-interest", () => {
         "999.3835616438356164383561643835616",
         false,
       ],
-    ])(
-      "P=%s r=%s%% t=%s %s → %s, %s",
-      (principal, rate, time, timeUnit, interest, totalAmount, interestDecimal, totalAmountDecimal, isExact) => {
-        expect(run({ principal, rate, time, timeUnit })).toMatchObject({
-          interest,
-          totalAmount,
-          interestDecimal,
-          totalAmountDecimal,
-          isExact,
-        });
-      },
-    );
+    ])(INTEREST_ROW, expectInterest);
   });
 
   describe("large and small values", () => {
@@ -221,7 +211,7 @@ describe("finance/simple-interest", () => {
       [{ principal: "1e-9963", rate: "1", time: "1", timeUnit: "days" }],
       [{ principal: "9.9999e9999", rate: "1", time: "1" }],
     ])("refuses a result over 10,000 digits: %j", (input) => {
-      expect(problemsOf(input)).toEqual([[[], "value_error"]]);
+      expect(locTypes(problemsOf(simpleInterest, input))).toEqual([[[], "value_error"]]);
     });
 
     it("names the total amount when only it is too long", () => {
@@ -255,7 +245,7 @@ describe("finance/simple-interest", () => {
       [{ principal: "1000", rate: "5", time: "3", timeUnit: "weeks" }, [[["timeUnit"], "enum"]]],
       [{ rate: "5", time: "3" }, [[["principal"], "missing"]]],
     ])("%j → %j", (input, problems) => {
-      expect(problemsOf(input)).toEqual(problems);
+      expect(locTypes(problemsOf(simpleInterest, input))).toEqual(problems);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError, NotFoundError } from "../../src/core/runner.js";
+import { execute, NotFoundError } from "../../src/core/runner.js";
+import { itAnswersItsExamples, problemsOf } from "../_testing.js";
 import { CATEGORIES, QUESTIONS } from "./_questions.js";
 import wouldYouRather from "./would-you-rather.js";
 
@@ -14,15 +15,9 @@ interface Answer {
 
 const run = (input: Record<string, unknown>) => execute(wouldYouRather, input) as Answer;
 
-function problemsOf(input: Record<string, unknown>) {
-  try {
-    run(input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidInputError);
-    return (error as InvalidInputError).problems.map((p) => ({ loc: p.loc, type: p.type }));
-  }
-  return expect.unreachable("the input was accepted");
-}
+/** The problems of a refused request, each as `{ loc, type }`. */
+const refusal = (input: Record<string, unknown>) =>
+  problemsOf(wouldYouRather, input).map(({ loc, type }) => ({ loc, type }));
 
 const sentence = (optionA: string, optionB: string) => `Would you rather ${optionA} or ${optionB}?`;
 
@@ -188,19 +183,17 @@ describe("fun/would-you-rather: by id", () => {
     ["food-001-", "value_error"],
     ["food_001", "value_error"],
   ])("refuses the malformed id %j with one %s problem at id", (id, type) => {
-    expect(problemsOf({ id })).toEqual([{ loc: ["id"], type }]);
+    expect(refusal({ id })).toEqual([{ loc: ["id"], type }]);
   });
 
   it("refuses an id from another category with value_error at id", () => {
-    expect(problemsOf({ id: "food-001", category: "travel" })).toEqual([
+    expect(refusal({ id: "food-001", category: "travel" })).toEqual([
       { loc: ["id"], type: "value_error" },
     ]);
   });
 
   it("refuses id and seed together with value_error at seed", () => {
-    expect(problemsOf({ id: "food-001", seed: 1 })).toEqual([
-      { loc: ["seed"], type: "value_error" },
-    ]);
+    expect(refusal({ id: "food-001", seed: 1 })).toEqual([{ loc: ["seed"], type: "value_error" }]);
   });
 
   it("reports an unknown id as not found even with a category", () => {
@@ -261,7 +254,7 @@ describe("fun/would-you-rather: by seed", () => {
     ["12abc", "int_parsing"],
   ])("refuses the seed %j with %s", (seed, type) => {
     // Distinct problems only: the kit's integer() currently reports a safe-range bound twice.
-    const distinct = new Set(problemsOf({ seed }).map((problem) => JSON.stringify(problem)));
+    const distinct = new Set(refusal({ seed }).map((problem) => JSON.stringify(problem)));
     expect([...distinct]).toEqual([JSON.stringify({ loc: ["seed"], type })]);
   });
 });
@@ -282,12 +275,12 @@ describe("fun/would-you-rather: by category", () => {
   it.each(["cooking", "Food", "FOOD", "", "food "])(
     "refuses the category %j with enum",
     (category) => {
-      expect(problemsOf({ category })).toEqual([{ loc: ["category"], type: "enum" }]);
+      expect(refusal({ category })).toEqual([{ loc: ["category"], type: "enum" }]);
     },
   );
 
   it("reports every bad parameter at once", () => {
-    expect(problemsOf({ category: "cooking", id: "Food-1", seed: 0.5 })).toEqual([
+    expect(refusal({ category: "cooking", id: "Food-1", seed: 0.5 })).toEqual([
       { loc: ["category"], type: "enum" },
       { loc: ["id"], type: "value_error" },
       { loc: ["seed"], type: "int_parsing" },
@@ -325,10 +318,5 @@ describe("fun/would-you-rather: at random", () => {
 });
 
 describe("fun/would-you-rather: examples", () => {
-  it.each(wouldYouRather.examples.map((example) => [example.title, example]))(
-    "%s",
-    (_title, example) => {
-      expect(run(example.input)).toEqual(example.output);
-    },
-  );
+  itAnswersItsExamples(wouldYouRather);
 });

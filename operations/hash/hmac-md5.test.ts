@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
-import type { Problem } from "../../src/kit/errors.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import hmacMd5 from "./hmac-md5.js";
 
 const run = (input: Record<string, unknown>) => execute(hmacMd5, input) as Record<string, unknown>;
-
-function problemsOf(input: Record<string, unknown>): Problem[] {
-  try {
-    execute(hmacMd5, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems;
-    throw error;
-  }
-  return expect.unreachable("the input was accepted");
-}
 
 const hex = (byte: string, count: number) => byte.repeat(count);
 
@@ -164,9 +154,7 @@ describe("hash/hmac-md5", () => {
     });
   });
 
-  it.each(hmacMd5.examples)("example: $title", ({ input, output }) => {
-    expect(execute(hmacMd5, input)).toEqual(output);
-  });
+  itAnswersItsExamples(hmacMd5);
 
   it.each([
     ["odd-length hex key", { key: "abc", keyEncoding: "hex" }, ["key"]],
@@ -182,26 +170,26 @@ describe("hash/hmac-md5", () => {
     ["base64 with the wrong padding", { text: "SmVmZg=", textEncoding: "base64" }, ["text"]],
     ["base64 with non-zero unused bits", { text: "SmVmZR==", textEncoding: "base64" }, ["text"]],
   ])("refuses %s at %j", (_title, bad, loc) => {
-    const problems = problemsOf({ text: "message", key: "key", ...bad });
-    expect(problems.map((p) => [p.loc, p.type])).toEqual([[loc, "value_error"]]);
+    const problems = problemsOf(hmacMd5, { text: "message", key: "key", ...bad });
+    expect(locTypes(problems)).toEqual([[loc, "value_error"]]);
     expect(problems[0]?.msg).toMatch(/^Value error, (text|key) is not valid (hex|base64): it /);
   });
 
   it("reports a bad text and a bad key together", () => {
-    const problems = problemsOf({
+    const problems = problemsOf(hmacMd5, {
       text: "abc",
       textEncoding: "hex",
       key: "%%",
       keyEncoding: "base64",
     });
-    expect(problems.map((p) => [p.loc, p.type])).toEqual([
+    expect(locTypes(problems)).toEqual([
       [["text"], "value_error"],
       [["key"], "value_error"],
     ]);
   });
 
   it("hints at URL-encoding when base64 contains a space", () => {
-    const [problem] = problemsOf({ text: "a b=", textEncoding: "base64", key: "" });
+    const [problem] = problemsOf(hmacMd5, { text: "a b=", textEncoding: "base64", key: "" });
     expect(problem?.msg).toContain("%2B");
   });
 
@@ -219,7 +207,7 @@ describe("hash/hmac-md5", () => {
       [[["encoding"], "enum"]],
     ],
   ])("refuses %s", (_title, input, expected) => {
-    expect(problemsOf(input).map((p) => [p.loc, p.type])).toEqual(expected);
+    expect(locTypes(problemsOf(hmacMd5, input))).toEqual(expected);
   });
 
   // The loc of length problems is not asserted: src/core/problems.ts currently drops it
@@ -228,7 +216,7 @@ describe("hash/hmac-md5", () => {
     ["text", { text: "a".repeat(100_001), key: "k" }],
     ["key", { text: "t", key: "a".repeat(100_001) }],
   ])("refuses a %s over 100,000 characters", (_field, input) => {
-    expect(problemsOf(input).map((p) => p.type)).toEqual(["string_too_long"]);
+    expect(problemsOf(hmacMd5, input).map((p) => p.type)).toEqual(["string_too_long"]);
   });
 
   it("accepts text of exactly 100,000 characters", () => {

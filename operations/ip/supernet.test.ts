@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import supernet from "./supernet.js";
 
 interface SupernetAnswer {
@@ -13,24 +14,18 @@ interface SupernetAnswer {
   networks: string[];
 }
 
+const inputOf = (networks: unknown, strict?: boolean) =>
+  strict === undefined ? { networks } : { networks, strict };
+
 const run = (networks: string[], strict?: boolean) =>
-  execute(supernet, strict === undefined ? { networks } : { networks, strict }) as SupernetAnswer;
+  execute(supernet, inputOf(networks, strict)) as SupernetAnswer;
 
 /** The problems of a refused request, as `[loc, type]` pairs. */
-function problemsOf(networks: unknown, strict?: boolean): [string[], string][] {
-  try {
-    execute(supernet, strict === undefined ? { networks } : { networks, strict });
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected the input to be refused");
-}
+const refusal = (networks: unknown, strict?: boolean) =>
+  locTypes(problemsOf(supernet, inputOf(networks, strict)));
 
 describe("ip/supernet", () => {
-  it.each(supernet.examples)("example: $title", ({ input, output }) => {
-    expect(execute(supernet, input)).toEqual(output);
-  });
+  itAnswersItsExamples(supernet);
 
   describe("finds the smallest covering network", () => {
     it.each([
@@ -165,7 +160,7 @@ describe("ip/supernet", () => {
         ["networks", "1"],
       ],
     ])("strict=true refuses host bits in %j at %j", (networks, loc) => {
-      expect(problemsOf(networks, true)).toEqual([[loc, "value_error"]]);
+      expect(refusal(networks, true)).toEqual([[loc, "value_error"]]);
     });
 
     it("names the network the item would normalise to", () => {
@@ -179,7 +174,7 @@ describe("ip/supernet", () => {
       [["2001:db8::/32", "10.0.0.0/8"], "1"],
       [["10.0.0.0/8", "10.1.0.0/16", "::ffff:10.0.0.1"], "2"],
     ])("%j → networks.%s", (networks, index) => {
-      expect(problemsOf(networks)).toEqual([[["networks", index], "value_error"]]);
+      expect(refusal(networks)).toEqual([[["networks", index], "value_error"]]);
     });
   });
 
@@ -210,7 +205,7 @@ describe("ip/supernet", () => {
       ["[::1]", "value_error"],
       ["example.com", "value_error"],
     ])("%j → %s", (item, type) => {
-      expect(problemsOf(["10.0.0.0/8", item])).toEqual([[["networks", "1"], type]]);
+      expect(refusal(["10.0.0.0/8", item])).toEqual([[["networks", "1"], type]]);
     });
 
     it.each([
@@ -218,13 +213,11 @@ describe("ip/supernet", () => {
       ["1".repeat(70), "string_too_long"],
       [`::${"0:".repeat(31)}1`, "string_too_long"],
     ])("%j → %s, without a second problem", (item, type) => {
-      expect(problemsOf(["10.0.0.0/8", item]).map(([, problemType]) => problemType)).toEqual([
-        type,
-      ]);
+      expect(refusal(["10.0.0.0/8", item]).map(([, problemType]) => problemType)).toEqual([type]);
     });
 
     it("reports every bad item at once", () => {
-      expect(problemsOf(["10.0.0.0/8", "010.0.0.1", "10.0.0.0/24", "1.2.3.4/33", "x"])).toEqual([
+      expect(refusal(["10.0.0.0/8", "010.0.0.1", "10.0.0.0/24", "1.2.3.4/33", "x"])).toEqual([
         [["networks", "1"], "value_error"],
         [["networks", "3"], "value_error"],
         [["networks", "4"], "value_error"],
@@ -248,11 +241,11 @@ describe("ip/supernet", () => {
       ["an empty list", [], "too_short"],
       ["1,001 networks", Array.from({ length: 1001 }, () => "10.0.0.0/8"), "too_long"],
     ])("refuses %s (%s)", (_, networks, type) => {
-      expect(problemsOf(networks).map(([, problemType]) => problemType)).toEqual([type]);
+      expect(refusal(networks).map(([, problemType]) => problemType)).toEqual([type]);
     });
 
     it("requires networks", () => {
-      expect(problemsOf(undefined)).toEqual([[["networks"], "missing"]]);
+      expect(refusal(undefined)).toEqual([[["networks"], "missing"]]);
     });
   });
 });

@@ -1,29 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import isBetween from "./is-between.js";
 
 type Input = { number: string; lower: string; upper: string; inclusive?: boolean };
 
 const answer = (input: Input) => (execute(isBetween, input) as { isBetween: boolean }).isBetween;
 
-function problemsOf(input: Record<string, unknown>) {
-  try {
-    execute(isBetween, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected InvalidInputError");
-}
-
 const TWO_53 = "9007199254740992";
 const TWO_53_PLUS_1 = "9007199254740993";
 const TWO_53_PLUS_2 = "9007199254740994";
 
 describe("math/is-between", () => {
-  it.each(isBetween.examples)("documented example: $title", ({ input, output }) => {
-    expect(execute(isBetween, input)).toEqual(output);
-  });
+  itAnswersItsExamples(isBetween);
 
   it.each([
     // number, lower, upper, inclusive, isBetween
@@ -94,6 +83,6 @@ describe("math/is-between", () => {
       [[["inclusive"], "bool_parsing"]],
     ],
   ])("rejects %j", (input, expected) => {
-    expect(problemsOf(input)).toEqual(expected);
+    expect(locTypes(problemsOf(isBetween, input))).toEqual(expected);
   });
 });

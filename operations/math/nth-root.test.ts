@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import nthRoot from "./nth-root.js";
 
 interface Answer {
@@ -14,16 +15,6 @@ interface Answer {
 const root = (number: string, degree: number, precision?: number) =>
   execute(nthRoot, { number, degree, ...(precision === undefined ? {} : { precision }) }) as Answer;
 
-function problemsOf(input: Record<string, unknown>) {
-  try {
-    execute(nthRoot, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected InvalidInputError");
-}
-
 // √2 to 101 significant digits (OEIS A002193).
 const SQRT2_101 =
   "1.4142135623730950488016887242096980785696718753769480731766797379907324784621070388503875343276415727";
@@ -35,9 +26,7 @@ const TINY = `${MANTISSA.slice(0, 91)}e-9909`;
 const NEGATIVE_TINY = `-${MANTISSA.slice(0, 90)}e-9910`;
 
 describe("math/nth-root", () => {
-  it.each(nthRoot.examples)("documented example: $title", ({ input, output }) => {
-    expect(execute(nthRoot, input)).toEqual(output);
-  });
+  itAnswersItsExamples(nthRoot);
 
   describe("irrational roots, correctly rounded", () => {
     // Expected digits computed independently with Python's decimal module at 1200 digits.
@@ -168,7 +157,9 @@ describe("math/nth-root", () => {
     });
 
     it("refuses a number too long to write in plain notation", () => {
-      expect(problemsOf({ number: "1e10000", degree: 1 })).toEqual([[["number"], "value_error"]]);
+      expect(locTypes(problemsOf(nthRoot, { number: "1e10000", degree: 1 }))).toEqual([
+        [["number"], "value_error"],
+      ]);
     });
   });
 
@@ -223,6 +214,6 @@ describe("math/nth-root", () => {
     [{ degree: 2 }, [[["number"], "missing"]]],
     [{ number: "8" }, [[["degree"], "missing"]]],
   ])("rejects %j", (input, expected) => {
-    expect(problemsOf(input)).toEqual(expected);
+    expect(locTypes(problemsOf(nthRoot, input))).toEqual(expected);
   });
 });

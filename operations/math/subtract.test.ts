@@ -1,23 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import subtract from "./subtract.js";
 
 const run = (a: string, b: string) => execute(subtract, { a, b });
 
-function problemsOf(action: () => unknown) {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected InvalidInputError");
-}
-
 describe("math/subtract", () => {
-  it.each(subtract.examples)("documented example: $title", ({ input, output }) => {
-    expect(execute(subtract, input)).toEqual(output);
-  });
+  itAnswersItsExamples(subtract);
 
   it.each([
     // a, b, echoed a, echoed b, result, decimal
@@ -39,7 +28,9 @@ describe("math/subtract", () => {
   });
 
   it("refuses a difference longer than 10,000 digits in plain notation", () => {
-    expect(problemsOf(() => run("1e9999", "1e-9999"))).toEqual([[[], "value_error"]]);
+    expect(locTypes(problemsOf(subtract, { a: "1e9999", b: "1e-9999" }))).toEqual([
+      [[], "value_error"],
+    ]);
   });
 
   it.each([
@@ -56,6 +47,6 @@ describe("math/subtract", () => {
     [{ a: "1", b: "1e10001" }, [[["b"], "value_error"]]],
     [{ a: "1".repeat(101), b: "1" }, [[["a"], "string_too_long"]]],
   ])("rejects %j", (input, expected) => {
-    expect(problemsOf(() => execute(subtract, input))).toEqual(expected);
+    expect(locTypes(problemsOf(subtract, input))).toEqual(expected);
   });
 });

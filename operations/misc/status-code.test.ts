@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import type { z } from "zod";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, problemsOf } from "../_testing.js";
 import {
   CATEGORIES,
   categoryOf,
@@ -8,30 +10,10 @@ import {
 } from "./_status-codes.js";
 import statusCode from "./status-code.js";
 
-interface Answer {
-  code: number;
-  reason: string;
-  category: string;
-  description: string;
-  registered: boolean;
-  reference: string | null;
-  source: string | null;
-  registryStatus: string | null;
-  alsoKnownAs: string[];
-  isError: boolean;
-}
+/** A response, as the operation's output schema declares it. */
+type Answer = z.output<typeof statusCode.output>;
 
 const run = (code: unknown) => execute(statusCode, { code }) as Answer;
-
-function problemsOf(input: Record<string, unknown>) {
-  try {
-    execute(statusCode, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected an InvalidInputError");
-}
 
 /** Every code in the IANA HTTP Status Code Registry (2025), for checking the table. */
 const IANA_REGISTERED = [
@@ -215,31 +197,28 @@ describe("misc/status-code", () => {
       [0, "greater_than_equal", { ge: 100 }],
       [-404, "greater_than_equal", { ge: 100 }],
     ])("refuses %i (%s)", (code, type, ctx) => {
-      expect(problemsOf({ code })).toEqual([expect.objectContaining({ loc: ["code"], type, ctx })]);
+      expect(problemsOf(statusCode, { code })).toEqual([
+        expect.objectContaining({ loc: ["code"], type, ctx }),
+      ]);
     });
 
     it.each([[404.5], ["abc"], ["4O4"], [Number.NaN], [true]])(
       "refuses %j as not an integer",
       (code) => {
-        expect(problemsOf({ code })).toEqual([
+        expect(problemsOf(statusCode, { code })).toEqual([
           expect.objectContaining({ loc: ["code"], type: "int_parsing" }),
         ]);
       },
     );
 
     it("requires a code", () => {
-      expect(problemsOf({})).toEqual([expect.objectContaining({ loc: ["code"], type: "missing" })]);
+      expect(problemsOf(statusCode, {})).toEqual([
+        expect.objectContaining({ loc: ["code"], type: "missing" }),
+      ]);
     });
   });
 
-  describe("examples", () => {
-    it.each(statusCode.examples.map((example) => [example.title, example] as const))(
-      "%s",
-      (_title, example) => {
-        expect(execute(statusCode, example.input)).toEqual(example.output);
-      },
-    );
-  });
+  itAnswersItsExamples(statusCode);
 
   describe("the table", () => {
     it("holds exactly the codes of the IANA registry as registered entries", () => {

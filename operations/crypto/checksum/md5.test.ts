@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { execute, InvalidInputError } from "../../../src/core/runner.js";
-import type { Problem } from "../../../src/kit/errors.js";
+import { execute } from "../../../src/core/runner.js";
+import { itAnswersItsExamples, locTypes, problemsOf } from "../../_testing.js";
 import md5 from "./md5.js";
 
 const run = (input: Record<string, unknown>) => execute(md5, input);
-
-function problemsOf(input: Record<string, unknown>): Problem[] {
-  try {
-    execute(md5, input);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.problems;
-    throw error;
-  }
-  return expect.unreachable("the input was accepted");
-}
 
 describe("crypto/checksum/md5", () => {
   // RFC 1321, appendix A.5: the MD5 test suite.
@@ -98,9 +88,7 @@ describe("crypto/checksum/md5", () => {
     });
   });
 
-  it.each(md5.examples)("example: $title", ({ input, output }) => {
-    expect(execute(md5, input)).toEqual(output);
-  });
+  itAnswersItsExamples(md5);
 
   it.each([
     ["odd-length hex", { text: "616", textEncoding: "hex" }],
@@ -109,7 +97,7 @@ describe("crypto/checksum/md5", () => {
     ["base64 of impossible length", { text: "YWJjZ", textEncoding: "base64" }],
     ["base64 with non-zero unused bits", { text: "YR==", textEncoding: "base64" }],
   ])("refuses %s at text", (_title, input) => {
-    expect(problemsOf(input).map((p) => [p.loc, p.type])).toEqual([[["text"], "value_error"]]);
+    expect(locTypes(problemsOf(md5, input))).toEqual([[["text"], "value_error"]]);
   });
 
   it.each([
@@ -117,11 +105,11 @@ describe("crypto/checksum/md5", () => {
     ["unknown text encoding", { text: "abc", textEncoding: "utf16" }, [[["textEncoding"], "enum"]]],
     ["unknown digest encoding", { text: "abc", encoding: "base32" }, [[["encoding"], "enum"]]],
   ])("refuses %s", (_title, input, expected) => {
-    expect(problemsOf(input).map((p) => [p.loc, p.type])).toEqual(expected);
+    expect(locTypes(problemsOf(md5, input))).toEqual(expected);
   });
 
   it("refuses text over 100,000 characters", () => {
-    expect(problemsOf({ text: "a".repeat(100_001) }).map((p) => p.type)).toEqual([
+    expect(problemsOf(md5, { text: "a".repeat(100_001) }).map((p) => p.type)).toEqual([
       "string_too_long",
     ]);
   });
