@@ -1,10 +1,11 @@
-import { decimal, defineOperation, Exact, nearestDouble, z } from "../../src/kit/index.js";
-
-const echoed = (what: string) =>
-  z
-    .number()
-    .nullable()
-    .describe(`The double nearest to ${what}, or null when beyond the double range.`);
+import {
+  decimal,
+  defineOperation,
+  Exact,
+  nearestDouble,
+  nearestDoubleField,
+  z,
+} from "../../src/kit/index.js";
 
 export default defineOperation({
   area: "math",
@@ -29,9 +30,9 @@ export default defineOperation({
       .describe("Whether a number equal to a bound counts as between (default true)."),
   }),
   output: z.object({
-    number: echoed("`number`"),
-    lower: echoed("`lower` as given"),
-    upper: echoed("`upper` as given"),
+    number: nearestDoubleField("`number`"),
+    lower: nearestDoubleField("`lower` as given"),
+    upper: nearestDoubleField("`upper` as given"),
     inclusive: z.boolean().describe("Whether the bounds themselves counted as between."),
     isBetween: z.boolean().describe("Whether `number` lies between the bounds."),
   }),

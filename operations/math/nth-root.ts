@@ -6,6 +6,7 @@ import {
   Exact,
   integer,
   nearestDouble,
+  nearestDoubleField,
   toPlain,
   z,
 } from "../../src/kit/index.js";
@@ -133,10 +134,7 @@ export default defineOperation({
     }).default(20),
   }),
   output: z.object({
-    number: z
-      .number()
-      .nullable()
-      .describe("The double nearest to `number`, or null when beyond the double range."),
+    number: nearestDoubleField("`number`"),
     degree: z.int().describe("The degree of the root."),
     precision: z.int().describe("Significant digits `decimal` was rounded to."),
     result: z

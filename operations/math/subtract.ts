@@ -4,6 +4,7 @@ import {
   decimal,
   defineOperation,
   nearestDouble,
+  nearestDoubleField,
   z,
 } from "../../src/kit/index.js";
 
@@ -23,14 +24,8 @@ export default defineOperation({
     b: decimal({ description: "The subtrahend: the number to subtract." }),
   }),
   output: z.object({
-    a: z
-      .number()
-      .nullable()
-      .describe("The double nearest to `a`, or null when beyond the double range."),
-    b: z
-      .number()
-      .nullable()
-      .describe("The double nearest to `b`, or null when beyond the double range."),
+    a: nearestDoubleField("`a`"),
+    b: nearestDoubleField("`b`"),
     ...arithmeticFields,
   }),
   examples: [

@@ -6,6 +6,7 @@ import {
   type Exact,
   list,
   nearestDouble,
+  nearestDoubleField,
   toPlain,
   z,
 } from "../../src/kit/index.js";
@@ -28,14 +29,8 @@ export default defineOperation({
   }),
   output: z.object({
     ...arithmeticFields,
-    min: z
-      .number()
-      .nullable()
-      .describe("The double nearest to the smallest number, or null when beyond the double range."),
-    max: z
-      .number()
-      .nullable()
-      .describe("The double nearest to the largest number, or null when beyond the double range."),
+    min: nearestDoubleField("the smallest number"),
+    max: nearestDoubleField("the largest number"),
     minDecimal: z.string().describe("The smallest number, exactly, in plain notation."),
     maxDecimal: z.string().describe("The largest number, exactly, in plain notation."),
     count: z.int().describe("How many numbers were given."),

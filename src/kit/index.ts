@@ -13,5 +13,5 @@ export {
 } from "./decimal.js";
 export { defineOperation, type Operation } from "./define.js";
 export { CalculationError, NotFoundError } from "./errors.js";
-export { arithmeticFields } from "./outputs.js";
+export { arithmeticFields, nearestDoubleField } from "./outputs.js";
 export { decimal, integer, list, text } from "./params.js";
