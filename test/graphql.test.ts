@@ -469,9 +469,10 @@ describe("GraphiQL", () => {
 
   it("its starting query is valid and runs", async () => {
     const start = await app.inject({ url: "/graphql/assets/start.js" });
-    const settings = JSON.parse(
-      /renderYogaGraphiQL\([^,]+, (.*)\);\s*$/s.exec(start.body)?.[1] ?? "{}",
-    ) as { defaultQuery: string; endpoint: string };
+    const settings = JSON.parse(/const settings = (.*?);\n/s.exec(start.body)?.[1] ?? "{}") as {
+      defaultQuery: string;
+      endpoint: string;
+    };
     expect(settings.endpoint).toBe("/graphql");
     const response = await graphql(app, settings.defaultQuery);
     expect(response.statusCode, response.body).toBe(200);

@@ -38,7 +38,6 @@ const INIT = `window.ui = SwaggerUIBundle({
   url: "/openapi.json",
   dom_id: "#swagger-ui",
   deepLinking: true,
-  persistAuthorization: true,
   tryItOutEnabled: true,
   displayRequestDuration: true,
   defaultModelsExpandDepth: 0,

@@ -93,13 +93,29 @@ function startScript(options: GraphiqlOptions): string {
     defaultEditorToolsVisibility: "headers",
     shouldPersistHeaders: false,
   };
+  const noKey =
+    'No schema yet: put your key in the Headers tab ({"X-API-Key": "…"}), then press "Re-fetch GraphQL schema" (Shift-Ctrl-R).';
   return `"use strict";
 const workers = ${JSON.stringify(workers)};
 self.MonacoEnvironment = {
   globalAPI: false,
   getWorkerUrl: (_moduleId, label) => workers[label],
 };
-YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), ${JSON.stringify(settings)});
+// GraphiQL fetches the schema as it opens, before anyone can have typed a key: sent, that
+// request is a certain 401 (an error in the console, a confusing one in the result pane).
+const nativeFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = (input, init) => {
+  const body = typeof init?.body === "string" ? init.body : "";
+  const key = new Headers(init?.headers).get("x-api-key")?.trim();
+  if (!key && body.includes('"operationName":"IntrospectionQuery"')) {
+    return Promise.resolve(Response.json({ errors: [{ message: ${JSON.stringify(noKey)} }] }));
+  }
+  return nativeFetch(input, init);
+};
+const settings = ${JSON.stringify(settings)};
+// Yoga's GraphiQL copies each edit into the address (?query=…). That URL is an API call,
+// which needs a key: a reload would get a 401 instead of the page. Keep the address as is.
+YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), { ...settings, onEditQuery() {} });
 `;
 }
 
