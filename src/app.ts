@@ -111,7 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const allowed = trackRoutes(app);
 
   const metrics = createMetrics();
-  if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
+  if (cluster.isWorker) {
+    // Constructing one makes this worker answer the primary's metrics requests.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  }
   const storeFailure = throttledWarning((error) =>
     app.log.warn({ err: error }, "rate-limit store unavailable; requests pass uncounted"),
   );

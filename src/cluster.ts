@@ -49,7 +49,8 @@ export function runPrimary(config: Config): void {
 
   cluster.on("exit", (worker: Worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
+      // A worker leaves cluster.workers only after both exit and disconnect: ask each instead.
+      if (Object.values(cluster.workers ?? {}).every((w) => !w || w.isDead())) {
         log("all workers stopped");
         process.exit(0);
       }

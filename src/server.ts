@@ -31,11 +31,12 @@ async function serve(config: Config): Promise<void> {
     stopping = true;
     app.lifecycle.draining = true;
     app.log.info({ signal, drainDelaySeconds: config.drainDelaySeconds }, "draining");
+    await new Promise((resolve) => setTimeout(resolve, config.drainDelaySeconds * 1000));
+    // SHUTDOWN_TIMEOUT is what in-flight requests get once the listener closes.
     setTimeout(() => {
       app.log.error({ timeoutSeconds: config.shutdownTimeoutSeconds }, "shutdown timed out");
       process.exit(1);
     }, config.shutdownTimeoutSeconds * 1000).unref();
-    await new Promise((resolve) => setTimeout(resolve, config.drainDelaySeconds * 1000));
     await app.close();
     app.log.info("stopped");
     process.exit(0);
