@@ -11,7 +11,7 @@ import type { Config } from "./config.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
-import { handleError, sendError } from "./http/errors.js";
+import { handleClientError, handleError, sendError } from "./http/errors.js";
 import { registerObservability, requestIdOf } from "./http/observability.js";
 import { registerCors, registerSecurityHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
@@ -100,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: true,
+    clientErrorHandler: handleClientError,
   });
   app.decorate("lifecycle", { draining: false });
   // While draining, clients are told not to reuse the connection, so none sends a request

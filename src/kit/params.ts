@@ -63,7 +63,12 @@ export function decimal(options: DecimalOptions = {}) {
         );
       }
       // Checked on the exponent first: a literal like 1e999999999 must not be expanded.
+      // Past decimal.js's own exponent range a literal becomes Infinity or 0: refuse those.
       const value = new Exact(text);
+      const writtenAsZero = !/[1-9]/.test(text.split(/[eE]/, 1)[0] ?? "");
+      if (!value.isFinite() || value.isZero() !== writtenAsZero) {
+        return reject(ctx, text, "value_error", tooLong(`more than ${MAX_RESULT_DIGITS}`));
+      }
       if (!value.isZero() && Math.abs(value.e) > MAX_RESULT_DIGITS) {
         return reject(ctx, text, "value_error", tooLong(`more than ${MAX_RESULT_DIGITS}`));
       }

@@ -90,6 +90,7 @@ function operationObject(operation: AnyOperation): JsonObject {
       ...(operation.notFound ? { "404": { ...errorResponse(operation.notFound) } } : {}),
       "422": ref("ValidationError"),
       "429": ref("TooManyRequests"),
+      "431": ref("RequestTooLarge"),
       "500": ref("InternalError"),
     },
   };
@@ -166,6 +167,9 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
         TooManyRequests: errorResponse("Rate limit reached for this key.", {
           "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait." },
         }),
+        RequestTooLarge: errorResponse(
+          "The request line and headers exceed 128 KiB (a URL-encoded text or list that long).",
+        ),
         InternalError: errorResponse("An unexpected fault; nothing more is said."),
       },
     },

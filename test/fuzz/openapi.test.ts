@@ -1,0 +1,86 @@
+/**
+ * The OpenAPI document the service serves is a valid OpenAPI 3.1 document (checked by a
+ * standard validator, @seriousme/openapi-schema-validator), and its schemas are sound
+ * JSON Schema 2020-12 that its own examples satisfy: the fuzz oracle relies on both.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, describe, expect, it } from "vitest";
+import { testApp } from "../helpers.js";
+import { dereference, JSON_CONTENT_TYPE, Oracle } from "./oracle.js";
+
+const app = await testApp();
+afterAll(() => app.close());
+const response = await app.inject({ url: "/openapi.json" });
+const doc = response.json() as Record<string, unknown>;
+
+type Json = Record<string, unknown>;
+const paths = doc.paths as Record<string, { get: Json }>;
+
+describe("GET /openapi.json", () => {
+  it("is served without a key, as JSON", () => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe(JSON_CONTENT_TYPE);
+  });
+
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    // On failure, the validator's errors say exactly what the generator got wrong.
+    expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("compiles under strict JSON Schema 2020-12 (every schema, every $ref)", () => {
+    expect(() => new Oracle(doc)).not.toThrow();
+  });
+
+  it("documents for every operation a 200 JSON schema, 401, 422 and 500, behind the API key", () => {
+    const ids = new Set<string>();
+    for (const [path, { get }] of Object.entries(paths)) {
+      const responses = dereference(doc, get.responses) as Record<string, Json>;
+      for (const status of ["200", "401", "422", "500"]) {
+        const content = responses[status]?.content as Record<string, Json> | undefined;
+        expect(content?.["application/json"]?.schema, `${path} ${status}`).toBeDefined();
+      }
+      expect(get.security ?? doc.security, path).toEqual([{ ApiKeyAuth: [] }]);
+      expect(ids.has(String(get.operationId)), `${path}: duplicate operationId`).toBe(false);
+      ids.add(String(get.operationId));
+    }
+    expect(ids.size).toBe(16);
+  });
+
+  it("its examples satisfy its own schemas (parameters and 200 bodies)", () => {
+    const ajv = new Ajv2020.default({ strict: true, allowUnionTypes: true });
+    addFormats.default(ajv);
+    ajv.addFormat("decimal", true);
+    const failures: string[] = [];
+    for (const [path, { get }] of Object.entries(paths)) {
+      for (const param of get.parameters as Json[]) {
+        const validate = ajv.compile(param.schema as Json);
+        for (const [key, example] of Object.entries(
+          (param.examples ?? {}) as Record<string, Json>,
+        )) {
+          if (!validate(example.value)) {
+            failures.push(
+              `${path} ${String(param.name)} ${key}: ${ajv.errorsText(validate.errors)}`,
+            );
+          }
+        }
+      }
+      const ok = (dereference(doc, get.responses) as Record<string, Json>)["200"]?.content as
+        | Record<string, Json>
+        | undefined;
+      const media = ok?.["application/json"] ?? {};
+      const validate = ajv.compile(media.schema as Json);
+      for (const [key, example] of Object.entries((media.examples ?? {}) as Record<string, Json>)) {
+        if (!validate(example.value))
+          failures.push(`${path} 200 ${key}: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
