@@ -5,6 +5,7 @@
 import cluster from "node:cluster";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
+import pino from "pino";
 import { AggregatorRegistry } from "prom-client";
 import { clusterMetrics } from "./cluster.js";
 import type { Config } from "./config.js";
@@ -12,14 +13,15 @@ import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
 import { handleClientError, handleError, sendError } from "./http/errors.js";
-import { registerObservability, requestIdOf } from "./http/observability.js";
-import { registerCors, registerSecurityHeaders } from "./http/security.js";
+import { RequestLog, registerHttpMetrics, requestIdOf } from "./http/observability.js";
+import { registerCors, registerResponseHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
 import { createAccessControl } from "./limits/access.js";
 import { chooseStore, createQuotaCounter, createRedisClient } from "./limits/rate-limit.js";
 import { createMetrics, type Gateway } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations } from "./registry/loader.js";
+import { parseQueryString } from "./rest/query.js";
 import { registerRestRoutes } from "./rest/routes.js";
 import { VERSION } from "./version.js";
 
@@ -70,22 +72,21 @@ function throttledWarning(warn: (error: Error) => void, intervalMs = 60_000) {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const operations = options.operations ?? (await loadOperations());
+  const metrics = createMetrics();
   const app = Fastify({
     logger:
       options.logger === false
         ? false
         : {
             level: config.logLevel,
-            redact: {
-              paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', "*.apiKey"],
-              censor: "[redacted]",
-            },
+            // Asynchronous writes, off the request path (lines written while one write is
+            // pending go out together); pino flushes what is left at exit.
+            stream: pino.destination({ dest: 1, sync: false }),
             ...(typeof options.logger === "object" ? options.logger : {}),
           },
+    // One line per request, when it completes, without the query string (see RequestLog).
+    logController: new RequestLog(),
     genReqId: requestIdOf,
-    requestIdLogLabel: "requestId",
-    // One line per request, written by the onResponse hook, without the query string.
-    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     // A 10,000-item list fits in a GET; a larger URL is a 431. Headers must arrive within
     // HEADERS_TIMEOUT (slow clients), a whole request within REQUEST_TIMEOUT; idle
@@ -98,20 +99,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 65_000,
     bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      maxParamLength: 200,
+      querystringParser: parseQueryString,
+    },
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
   });
   app.decorate("lifecycle", { draining: false });
-  // While draining, clients are told not to reuse the connection, so none sends a request
-  // on a socket the server is about to close.
-  app.addHook("onSend", async (_request, reply, payload) => {
-    if (app.lifecycle.draining) reply.header("connection", "close");
-    return payload;
-  });
   const allowed = trackRoutes(app);
 
-  const metrics = createMetrics();
   if (cluster.isWorker) {
     // Constructing one makes this worker answer the primary's metrics requests.
     new AggregatorRegistry();
@@ -178,8 +176,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return sendError(reply, 404, "Not Found");
   });
-  registerObservability(app, metrics);
-  registerSecurityHeaders(app);
+  registerResponseHeaders(app, () => app.lifecycle.draining);
+  registerHttpMetrics(app, metrics);
   await registerCors(app, config.corsOrigins);
 
   const openApiJson = JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }));
@@ -215,7 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRestRoutes(app, operations, access.authenticate, runnerFor("rest"));
   registerGraphql(app, operations, access.authenticateOnly, {
     run: runnerFor("graphql"),
-    charge: access.charge,
+    ...(config.rateLimit > 0 ? { charge: access.charge } : {}),
   });
   return app;
 }

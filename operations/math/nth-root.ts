@@ -64,6 +64,19 @@ function terminatingRoot(x: Exact, degree: number, candidate: Exact): Exact | un
 }
 
 /**
+ * A root of up to 10 significant digits (perfect powers: 27 → 3, 0.0016 → 0.2) found from
+ * a double estimate and checked exactly, so the common exact cases skip ln/exp. The
+ * estimate goes through log10 because `x` may be far outside the double range.
+ */
+function guessedTerminatingRoot(x: Exact, degree: number): Exact | undefined {
+  const [mantissa = "1", exponent = "0"] = x.toSignificantDigits(17).toExponential().split("e");
+  const log10Root = (Math.log10(Number(mantissa)) + Number(exponent)) / degree;
+  const power = Math.floor(log10Root);
+  const guess = new Exact(`${(10 ** (log10Root - power)).toPrecision(10)}e${power}`);
+  return terminatingRoot(x, degree, guess);
+}
+
+/**
  * The positive `degree`-th root of `x` > 0, correctly rounded (Ziv's strategy): approximate it
  * with a known error bound; if the root is a short terminating decimal, find it exactly;
  * otherwise widen the approximation to an interval and accept the rounding once both ends
@@ -71,13 +84,22 @@ function terminatingRoot(x: Exact, degree: number, candidate: Exact): Exact | un
  */
 function positiveRoot(x: Exact, degree: number, precision: number): Root {
   if (degree === 1) return exactly(x, precision);
+  const quick = guessedTerminatingRoot(x, degree);
+  if (quick !== undefined) return exactly(quick, precision);
   let digits = Math.max(precision, 17) + 25;
   for (;;) {
     // ln, div and exp each round correctly to `digits`; |ln x| < 23,100 costs 5 digits of the
     // quotient's absolute accuracy, so the relative error of y stays below 10^-(digits-5),
     // a thousandth of the slack allowed for it below.
     const Working = working(digits);
-    const y = new Exact(new Working(x).ln().div(degree).exp());
+    // sqrt and cbrt are correctly rounded too, and much cheaper than ln/exp.
+    const approximation =
+      degree === 2
+        ? new Working(x).sqrt()
+        : degree === 3
+          ? new Working(x).cbrt()
+          : new Working(x).ln().div(degree).exp();
+    const y = new Exact(approximation);
 
     // 10 digits below the working precision, the noise is gone: a root that terminates
     // within that many digits comes out exactly, trailing zeros dropped.

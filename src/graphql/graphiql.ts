@@ -1,17 +1,18 @@
 /**
  * GraphiQL at `GET /graphql` for browsers, served entirely by the service: the bundle of
  * `@graphql-yoga/render-graphiql` (GraphiQL, its editor and the editor's web workers) is
- * split into files under `/graphql/assets/`, read once at start. No CDN is involved, and
+ * unpacked into files (on first use) served under `/graphql/assets/`. No CDN is involved, and
  * the page has no inline script, so it runs under a strict Content-Security-Policy.
  */
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 export const GRAPHIQL_ASSETS_PATH = "/graphql/assets";
-
-interface Asset {
-  body: Buffer;
-  type: string;
-}
 
 const JS = "text/javascript; charset=utf-8";
 
@@ -119,36 +120,87 @@ YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), { ...settings, 
 `;
 }
 
-function dataUrlBytes(url: string): Buffer {
-  const comma = url.indexOf(",");
-  return Buffer.from(url.slice(comma + 1), "base64");
+/** The bundle's parts and the files they are served as. */
+const BUNDLE_FILES: Record<string, { part: string; type: string; dataUrl?: true }> = {
+  "graphiql.js": { part: "js", type: JS },
+  "graphiql.css": { part: "css", type: "text/css; charset=utf-8" },
+  "editor.worker.js": { part: "editorWorkerService", type: JS },
+  "json.worker.js": { part: "jsonWorker", type: JS },
+  "graphql.worker.js": { part: "graphqlWorker", type: JS },
+  "favicon.ico": { part: "favicon", type: "image/x-icon", dataUrl: true },
+};
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Writes the bundle's parts as files into `dir`, from a worker thread: the 9 MB bundle is
+ * held as strings once loaded, and in a worker that memory goes when the worker ends,
+ * instead of staying in every service process for good.
+ */
+async function extractBundle(dir: string): Promise<void> {
+  const bundlePath = require.resolve("@graphql-yoga/render-graphiql/graphiql");
+  const code = `
+const { workerData } = require("node:worker_threads");
+const fs = require("node:fs");
+const path = require("node:path");
+const bundle = require(workerData.bundlePath);
+for (const [name, file] of Object.entries(workerData.files)) {
+  const text = bundle[file.part];
+  const body = file.dataUrl ? Buffer.from(text.slice(text.indexOf(",") + 1), "base64") : text;
+  fs.writeFileSync(path.join(workerData.dir, name), body);
+}`;
+  await new Promise<void>((resolve, reject) => {
+    const worker = new Worker(code, {
+      eval: true,
+      workerData: { bundlePath, dir, files: BUNDLE_FILES },
+    });
+    worker.once("error", reject);
+    worker.once("exit", (exitCode) =>
+      exitCode === 0 ? resolve() : reject(new Error(`GraphiQL extraction exited ${exitCode}`)),
+    );
+  });
 }
 
 /**
- * Loads the GraphiQL bundle (once: the module is cached) and registers the asset routes.
- * Returns the page, to be answered by the `/graphql` GET handler.
+ * Registers the asset routes and returns the page, to be answered by the `/graphql` GET
+ * handler. The bundle is unpacked to files on first use (an asset request), so a process
+ * that only answers API calls never loads it; files are streamed from disk and removed
+ * when the app closes.
  *
  * @example
- * const graphiqlPage = await registerGraphiql(app, { title: "…", endpoint: "/graphql", defaultQuery: "{ __typename }" });
+ * const graphiqlPage = registerGraphiql(app, { title: "…", endpoint: "/graphql", defaultQuery: "{ __typename }" });
  */
-export async function registerGraphiql(
+export function registerGraphiql(
   app: FastifyInstance,
   options: GraphiqlOptions,
-): Promise<{ html: string; csp: string }> {
-  const bundle = await import("@graphql-yoga/render-graphiql/graphiql");
-  const files = new Map<string, Asset>([
-    ["graphiql.js", { body: Buffer.from(bundle.js), type: JS }],
-    ["graphiql.css", { body: Buffer.from(bundle.css), type: "text/css; charset=utf-8" }],
-    ["editor.worker.js", { body: Buffer.from(bundle.editorWorkerService), type: JS }],
-    ["json.worker.js", { body: Buffer.from(bundle.jsonWorker), type: JS }],
-    ["graphql.worker.js", { body: Buffer.from(bundle.graphqlWorker), type: JS }],
-    ["favicon.ico", { body: dataUrlBytes(bundle.favicon), type: "image/x-icon" }],
-    ["start.js", { body: Buffer.from(startScript(options)), type: JS }],
-  ]);
-  app.get<{ Params: { file: string } }>(`${GRAPHIQL_ASSETS_PATH}/:file`, (request, reply) => {
-    const file = files.get(request.params.file);
-    if (!file) return reply.callNotFound();
-    return reply.header("cache-control", "public, max-age=86400").type(file.type).send(file.body);
+): { html: string; csp: string } {
+  // A private directory (mkdtemp: mode 0700) per process: files served to browsers must
+  // not come from a shared path another local user could have prepared.
+  let unpacked: Promise<string> | undefined;
+  const ensureUnpacked = () => {
+    unpacked ??= (async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), "ucs-graphiql-"));
+      await extractBundle(dir);
+      return dir;
+    })().catch((error: unknown) => {
+      unpacked = undefined;
+      throw error;
+    });
+    return unpacked;
+  };
+  app.addHook("onClose", async () => {
+    const dir = await unpacked?.catch(() => undefined);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  const start = Buffer.from(startScript(options));
+  app.get<{ Params: { file: string } }>(`${GRAPHIQL_ASSETS_PATH}/:file`, async (request, reply) => {
+    const { file } = request.params;
+    reply.header("cache-control", "public, max-age=86400");
+    if (file === "start.js") return reply.type(JS).send(start);
+    const asset = Object.hasOwn(BUNDLE_FILES, file) ? BUNDLE_FILES[file] : undefined;
+    if (!asset) return reply.callNotFound();
+    const dir = await ensureUnpacked();
+    return reply.type(asset.type).send(createReadStream(path.join(dir, file)));
   });
   return { html: page(options.title), csp: CSP };
 }

@@ -207,12 +207,18 @@ export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
  * @example
  * createYoga({ schema, plugins: [useRequestLimits(DEFAULT_GRAPHQL_LIMITS)] });
  */
+/** How many accepted query texts are remembered, so a repeated query is not measured again. */
+const ACCEPTED_QUERIES_CACHED = 1000;
+
 export function useRequestLimits(limits: GraphqlLimits): Plugin {
   const rule = requestLimitsRule(limits);
+  // Clients repeat the same few queries: remember the texts that passed (bounded, oldest
+  // out first) rather than re-lex each one.
+  const accepted = new Set<string>();
   return {
     onParams({ params }) {
       const query = params.query;
-      if (typeof query !== "string") return;
+      if (typeof query !== "string" || accepted.has(query)) return;
       const bytes = Buffer.byteLength(query, "utf8");
       if (bytes > limits.maxDocumentBytes) {
         throw limitError(
@@ -229,6 +235,10 @@ export function useRequestLimits(limits: GraphqlLimits): Plugin {
           limits.maxTokens,
         );
       }
+      if (accepted.size >= ACCEPTED_QUERIES_CACHED) {
+        accepted.delete(accepted.values().next().value as string);
+      }
+      accepted.add(query);
     },
     onParse({ setParseFn }) {
       // The same bound again, for documents that reach the parser another way.

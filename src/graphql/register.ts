@@ -116,7 +116,7 @@ export function registerGraphql(
   };
 
   app.register(async (scope) => {
-    const graphiql = await registerGraphiql(scope, {
+    const graphiql = registerGraphiql(scope, {
       title: "Utility Calculation Service — GraphiQL",
       endpoint: GRAPHQL_PATH,
       defaultQuery: starterQuery(schema, operations, limits),
@@ -144,7 +144,8 @@ export function registerGraphql(
         });
         for (const [key, value] of response.headers) reply.header(key, value);
         reply.status(response.status);
-        return reply.send(response.body);
+        // Answers are small JSON documents: sent whole, they skip stream plumbing.
+        return reply.send(await response.text());
       },
     });
   });

@@ -7,16 +7,23 @@ import type { FastifyInstance } from "fastify";
 /** Pages that set their own policy (docs, GraphiQL) keep it; everything else is JSON. */
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-/** Adds `nosniff`, `no-store` (unless a route chose caching) and a strict default CSP. */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook("onSend", async (_request, reply, payload) => {
+/**
+ * Headers every response carries: the request id, `nosniff`, `no-store` (unless a route
+ * chose caching), a strict default CSP; and `Connection: close` while `draining()`, so
+ * no client sends a request on a socket the server is about to close. One hook, written
+ * with a callback: cheaper per request than several async ones.
+ */
+export function registerResponseHeaders(app: FastifyInstance, draining: () => boolean): void {
+  app.addHook("onSend", (request, reply, payload, done) => {
+    reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "no-referrer");
     reply.header("x-frame-options", "DENY");
     if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     if (!reply.hasHeader("content-security-policy"))
       reply.header("content-security-policy", JSON_CSP);
-    return payload;
+    if (draining()) reply.header("connection", "close");
+    done(null, payload);
   });
 }
 

@@ -8,29 +8,37 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
 
+/** Set on parsed values when the query had more than {@link MAX_QUERY_PAIRS} pairs. */
+export const TRUNCATED: unique symbol = Symbol("query truncated");
+
 /** Every value of every parameter, in order. Null prototype: `__proto__` is just a name. */
-export type QueryValues = Record<string, string[]>;
+export type QueryValues = Record<string, string[]> & { [TRUNCATED]?: true };
 
 /** Most parameters one request may carry: a 10,000-item list sent as repeats, and spare. */
 export const MAX_QUERY_PAIRS = 10_100;
 
 /**
  * Splits a raw query string (without `?`) into its values, decoding `+` and percent
- * escapes as forms do. Stops at {@link MAX_QUERY_PAIRS}; the caller reports the excess.
+ * escapes as forms do. Stops at {@link MAX_QUERY_PAIRS} and marks the result
+ * {@link TRUNCATED}; the caller reports the excess. Fastify's `querystringParser`, so a
+ * query is parsed once per request.
  *
  * @example
  * parseQueryString("numbers=1,2&numbers=3"); // { numbers: ["1,2", "3"] }
  */
-export function parseQueryString(query: string): { values: QueryValues; truncated: boolean } {
+export function parseQueryString(query: string): QueryValues {
   const values: QueryValues = Object.create(null);
   let pairs = 0;
   for (const [name, value] of new URLSearchParams(query)) {
-    if (++pairs > MAX_QUERY_PAIRS) return { values, truncated: true };
+    if (++pairs > MAX_QUERY_PAIRS) {
+      Object.defineProperty(values, TRUNCATED, { value: true });
+      return values;
+    }
     const list = values[name];
     if (list) list.push(value);
     else values[name] = [value];
   }
-  return { values, truncated: false };
+  return values;
 }
 
 const INTEGER_LITERAL = /^-?[0-9]+$/;

@@ -6,12 +6,7 @@ import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { pathOf } from "../registry/loader.js";
-import { parseQueryString, planFor, toInput } from "./query.js";
-
-function rawQueryOf(url: string): string {
-  const mark = url.indexOf("?");
-  return mark === -1 ? "" : url.slice(mark + 1);
-}
+import { planFor, type QueryValues, TRUNCATED, toInput } from "./query.js";
 
 /** Registers one GET route per operation. */
 export function registerRestRoutes(
@@ -23,9 +18,9 @@ export function registerRestRoutes(
   for (const operation of operations) {
     const plan = planFor(operation);
     app.get(pathOf(operation), { onRequest: authenticate }, (request) => {
-      const { values, truncated } = parseQueryString(rawQueryOf(request.url));
+      const values = request.query as QueryValues;
       const { input, problems } = toInput(plan, values);
-      if (truncated) {
+      if (values[TRUNCATED]) {
         problems.push({
           loc: [],
           msg: "Value error, too many query parameters",
