@@ -1,0 +1,251 @@
+/**
+ * Medians across rounds, the Markdown report (table, targets, machine) and the JSON of
+ * every round's raw figures.
+ */
+import os from "node:os";
+import type { LoadResult } from "./load.js";
+import type { RssPeak } from "./proc.js";
+import type { TargetName, Workload } from "./workload.js";
+
+export interface RoundRecord {
+  round: number;
+  target: TargetName;
+  load: LoadResult;
+  /** Peak RSS of the process answering (for WORKERS=2: its workers, summed). */
+  rss: RssPeak;
+  /** WORKERS=2 only: peak RSS of the primary, which serves no HTTP. */
+  primaryRssMb?: number;
+  /** Cores other processes on the machine used during the run (not the bench, not its servers). */
+  otherCpuCores: number;
+}
+
+export interface TargetSummary {
+  target: TargetName;
+  description: string;
+  calculationsPerRequest: number;
+  requestsPerSecond: number;
+  /** requests/s ÷ the raw server's requests/s (both medians). */
+  ratioToRaw: number;
+  calculationsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Median over rounds of the peak RSS (summed over workers for WORKERS=2). */
+  peakRssMb: number;
+  /** Highest single process seen in any round (workers and primary for WORKERS=2). */
+  maxProcessRssMb: number;
+  /** WORKERS=2: the primary's highest RSS in any round. */
+  primaryRssMb?: number;
+  rounds: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+export interface Settings {
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  pipelining: number;
+  logLevel: string;
+  autocannon: string;
+  /** Extra flags given to the service's `node`. */
+  nodeFlags: string[];
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? Number.NaN;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? Number.NaN) + upper) / 2;
+}
+
+export function summarise(
+  workloads: readonly Workload[],
+  records: readonly RoundRecord[],
+): TargetSummary[] {
+  const raw = median(
+    records.filter((r) => r.target === "raw").map((r) => r.load.requestsPerSecond),
+  );
+  return workloads.map((workload) => {
+    const own = records.filter((r) => r.target === workload.name);
+    const requestsPerSecond = median(own.map((r) => r.load.requestsPerSecond));
+    return {
+      target: workload.name,
+      description: workload.description,
+      calculationsPerRequest: workload.calculationsPerRequest,
+      requestsPerSecond,
+      ratioToRaw: requestsPerSecond / raw,
+      calculationsPerSecond: requestsPerSecond * workload.calculationsPerRequest,
+      p50Ms: median(own.map((r) => r.load.p50Ms)),
+      p99Ms: median(own.map((r) => r.load.p99Ms)),
+      peakRssMb: median(own.map((r) => r.rss.totalMb)),
+      maxProcessRssMb: Math.max(
+        ...own.map((r) => Math.max(r.rss.maxProcessMb, r.primaryRssMb ?? 0)),
+      ),
+      ...(own.some((r) => r.primaryRssMb !== undefined)
+        ? { primaryRssMb: Math.max(...own.map((r) => r.primaryRssMb ?? 0)) }
+        : {}),
+      rounds: own.length,
+      non2xx: own.reduce((sum, r) => sum + r.load.non2xx, 0),
+      errors: own.reduce((sum, r) => sum + r.load.errors, 0),
+    };
+  });
+}
+
+export const TARGETS = {
+  restToRaw: 0.8,
+  batchToRest: 2.5,
+  p99Ms: 15,
+  rssMbPerProcess: 150,
+} as const;
+
+export function checkTargets(summaries: readonly TargetSummary[]): TargetCheck[] {
+  const of = (name: TargetName) => summaries.find((s) => s.target === name);
+  const checks: TargetCheck[] = [];
+  const rest = of("rest-sum");
+  const batch = of("graphql-10");
+  if (rest) {
+    checks.push({
+      target: `REST sum ≥ ${TARGETS.restToRaw}× the raw server's requests/s (single process)`,
+      measured: `${rest.ratioToRaw.toFixed(2)}×`,
+      pass: rest.ratioToRaw >= TARGETS.restToRaw,
+    });
+  }
+  if (rest && batch) {
+    const ratio = batch.calculationsPerSecond / rest.requestsPerSecond;
+    checks.push({
+      target: `GraphQL ${batch.calculationsPerRequest}-operation batch ≥ ${TARGETS.batchToRest}× REST sum in calculations/s`,
+      measured: `${ratio.toFixed(2)}× (${int(batch.calculationsPerSecond)} vs ${int(rest.requestsPerSecond)})`,
+      pass: ratio >= TARGETS.batchToRest,
+    });
+  }
+  const service = summaries.filter((s) => s.target !== "raw");
+  for (const s of service) {
+    checks.push({
+      target: `p99 < ${TARGETS.p99Ms} ms at 50 connections: ${s.target}`,
+      measured: `${fixed(s.p99Ms)} ms`,
+      pass: s.p99Ms < TARGETS.p99Ms,
+    });
+  }
+  for (const s of service) {
+    checks.push({
+      target: `RSS < ${TARGETS.rssMbPerProcess} MB per process under load: ${s.target}`,
+      measured: `${fixed(s.maxProcessRssMb)} MB (highest process, any round)`,
+      pass: s.maxProcessRssMb < TARGETS.rssMbPerProcess,
+    });
+  }
+  return checks;
+}
+
+function int(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "—";
+}
+
+function fixed(value: number, digits = 1): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : "—";
+}
+
+function times(value: number, of: number): string {
+  return of > 0 && Number.isFinite(value / of) ? `${(value / of).toFixed(2)}×` : "—";
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGb: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+}
+
+export function markdown(
+  summaries: readonly TargetSummary[],
+  checks: readonly TargetCheck[],
+  settings: Settings,
+  date: Date,
+  records: readonly RoundRecord[],
+  idleRssMb: Partial<Record<string, number[]>> = {},
+): string {
+  const m = machine();
+  const raw = summaries.find((s) => s.target === "raw");
+  const rawRps = raw?.requestsPerSecond ?? Number.NaN;
+  const lines = [
+    "# Benchmark: utility calculation service vs. a bare node:http server",
+    "",
+    `Date: ${date.toISOString()}  `,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}; Node ${m.node}  `,
+    `Load: autocannon ${settings.autocannon}, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
+      `on the same machine; ${settings.rounds} rounds × each target × ${settings.seconds} s ` +
+      `(+${settings.warmupSeconds} s warm-up each), targets alternating within each round; medians across rounds.  `,
+    `Service: \`node ${settings.nodeFlags.map((flag) => `${flag} `).join("")}dist/src/server.js\`, NODE_ENV=production, LOG_LEVEL=${settings.logLevel} ` +
+      "(one log line per request, to /dev/null), rate limits off (the default).",
+    "",
+    "Each figure is followed by its ratio to the raw server's (`×`). Latency has autocannon's 1 ms resolution.",
+    "",
+    "| Target | req/s | ratio to raw | calculations/s | p50 ms | p99 ms | peak RSS MB |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const s of summaries) {
+    const isRaw = s.target === "raw";
+    const calculations = isRaw
+      ? "—"
+      : `${int(s.calculationsPerSecond)} (${times(s.calculationsPerSecond, rawRps)})`;
+    const rss = `${fixed(s.peakRssMb)} (${times(s.peakRssMb, raw?.peakRssMb ?? Number.NaN)})`;
+    lines.push(
+      `| ${s.target} | ${int(s.requestsPerSecond)} | ${times(s.requestsPerSecond, rawRps)} | ${calculations} ` +
+        `| ${fixed(s.p50Ms)} (${times(s.p50Ms, raw?.p50Ms ?? Number.NaN)}) ` +
+        `| ${fixed(s.p99Ms)} (${times(s.p99Ms, raw?.p99Ms ?? Number.NaN)}) | ${rss} |`,
+    );
+  }
+  const clustered = summaries.find((s) => s.target === "rest-sum-workers2");
+  if (clustered) {
+    lines.push(
+      "",
+      `rest-sum-workers2: peak RSS is the two workers' together; the largest process (any round) ` +
+        `peaked at ${fixed(clustered.maxProcessRssMb)} MB, the primary at ${fixed(clustered.primaryRssMb ?? Number.NaN)} MB.`,
+    );
+  }
+  const idle = Object.entries(idleRssMb)
+    .map(([server, mb]) => `${server} ${(mb ?? []).map((v) => fixed(v)).join(" + ")}`)
+    .join("; ");
+  if (idle)
+    lines.push(
+      "",
+      `RSS once started, before any load (MB): ${idle} (WORKERS=2: primary + workers).`,
+    );
+  const other = records.map((r) => r.otherCpuCores);
+  if (other.length > 0) {
+    const busiest = Math.max(...other);
+    lines.push(
+      "",
+      `Other processes on the machine used ${median(other).toFixed(2)} cores (median over the runs; ` +
+        `at most ${busiest.toFixed(2)}) while measuring.` +
+        (busiest > 0.25
+          ? " **The machine was not quiet: figures are perturbed; compare ratios from one run only.**"
+          : ""),
+    );
+  }
+  lines.push("", "What each target sends:", "");
+  for (const s of summaries) lines.push(`- **${s.target}**: ${s.description}`);
+  lines.push("", "## Targets", "", "| Target | Measured | Result |", "|---|---|---|");
+  for (const c of checks)
+    lines.push(`| ${c.target} | ${c.measured} | ${c.pass ? "PASS" : "FAIL"} |`);
+  const failed = checks.filter((c) => !c.pass).length;
+  lines.push(
+    "",
+    failed === 0
+      ? `All ${checks.length} targets met.`
+      : `${failed} of ${checks.length} targets missed.`,
+    "",
+  );
+  return lines.join("\n");
+}

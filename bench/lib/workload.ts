@@ -1,0 +1,202 @@
+/**
+ * What each benchmark target sends, built from the registry (so a new operation joins the
+ * mix with no edit here), and the one-off check that every request of it answers as it
+ * should before anything is measured.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { exampleQuery } from "../../src/graphql/examples.js";
+import { buildGraphqlSchema } from "../../src/graphql/schema.js";
+import type { AnyOperation } from "../../src/kit/define.js";
+import { pathOf } from "../../src/registry/loader.js";
+
+export const API_KEY = "bench-key";
+
+export type TargetName =
+  | "raw"
+  | "rest-sum"
+  | "rest-mix"
+  | "graphql-1"
+  | "graphql-10"
+  | "rest-sum-workers2";
+
+/** Which process answers a target. */
+export type ServerName = "raw" | "service" | "workers2";
+
+export interface BenchRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** What the answer must be (deep-equal JSON), when known. */
+  expect?: unknown;
+  /** For GraphQL: the answer's `data` must have this many non-null operation fields. */
+  graphqlFields?: number;
+}
+
+export interface Workload {
+  name: TargetName;
+  server: ServerName;
+  description: string;
+  /** Calculations one request asks for (operation fields, for GraphQL). */
+  calculationsPerRequest: number;
+  /** Cycled through by every connection, in order. */
+  requests: BenchRequest[];
+}
+
+const AUTH = { "x-api-key": API_KEY };
+const SUM_ANSWER = { result: 6, decimal: "6", count: 3 };
+const SUM_PATH = "/v1/math/sum?numbers=1,2,3";
+
+/** A query string for typed example input: lists as repeated parameters, the rest as text. */
+export function queryOf(input: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(input)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+  }
+  return params.toString();
+}
+
+function graphqlRequest(query: string, fields: number): BenchRequest {
+  return {
+    method: "POST",
+    path: "/graphql",
+    headers: { ...AUTH, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ query }),
+    graphqlFields: fields,
+  };
+}
+
+/** How many operations the GraphQL batch runs (the first ones in registry order). */
+export const BATCH_SIZE = 10;
+
+export const GRAPHQL_SUM_QUERY =
+  '{ math { sum(numbers: ["1","2","3"]) { result decimal count } } }';
+
+/** Every target's requests, for `operations` (the registry). */
+export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] {
+  if (operations.length < BATCH_SIZE) {
+    throw new Error(
+      `the GraphQL batch needs ${BATCH_SIZE} operations; the registry has ${operations.length}`,
+    );
+  }
+  const restSum: BenchRequest = {
+    method: "GET",
+    path: SUM_PATH,
+    headers: AUTH,
+    expect: SUM_ANSWER,
+  };
+  const mix = operations.map((operation): BenchRequest => {
+    const example = operation.examples[0];
+    if (!example) throw new Error(`${operation.area}/${operation.name} has no example`);
+    const query = queryOf(example.input as Record<string, unknown>);
+    return {
+      method: "GET",
+      path: query ? `${pathOf(operation)}?${query}` : pathOf(operation),
+      headers: AUTH,
+      expect: example.output,
+    };
+  });
+  const batch = operations.slice(0, BATCH_SIZE);
+  const batchQuery = exampleQuery(buildGraphqlSchema(operations), batch);
+  const sumDescription = `GET ${SUM_PATH}`;
+  return [
+    {
+      name: "raw",
+      server: "raw",
+      description: "bare node:http server, constant JSON body",
+      calculationsPerRequest: 0,
+      requests: [{ method: "GET", path: SUM_PATH, headers: AUTH, expect: SUM_ANSWER }],
+    },
+    {
+      name: "rest-sum",
+      server: "service",
+      description: sumDescription,
+      calculationsPerRequest: 1,
+      requests: [restSum],
+    },
+    {
+      name: "rest-mix",
+      server: "service",
+      description: `all ${mix.length} operations in turn, REST, first example of each`,
+      calculationsPerRequest: 1,
+      requests: mix,
+    },
+    {
+      name: "graphql-1",
+      server: "service",
+      description: `POST /graphql ${GRAPHQL_SUM_QUERY}`,
+      calculationsPerRequest: 1,
+      requests: [graphqlRequest(GRAPHQL_SUM_QUERY, 1)],
+    },
+    {
+      name: "graphql-10",
+      server: "service",
+      description: `POST /graphql, one query with ${BATCH_SIZE} operations: ${batch
+        .map((operation) => `${operation.area}/${operation.name}`)
+        .join(", ")}`,
+      calculationsPerRequest: BATCH_SIZE,
+      requests: [graphqlRequest(batchQuery, BATCH_SIZE)],
+    },
+    {
+      name: "rest-sum-workers2",
+      server: "workers2",
+      description: `${sumDescription}, WORKERS=2`,
+      calculationsPerRequest: 1,
+      requests: [restSum],
+    },
+  ];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Why `body` is not a good GraphQL answer with `fields` operation fields, or undefined. */
+function graphqlProblem(body: unknown, fields: number): string | undefined {
+  if (!isRecord(body)) return "the answer is not a JSON object";
+  if (body.errors !== undefined) return `it has errors: ${JSON.stringify(body.errors)}`;
+  if (!isRecord(body.data)) return "it has no data";
+  let found = 0;
+  for (const area of Object.values(body.data)) {
+    if (!isRecord(area)) return `an area field is ${JSON.stringify(area)}`;
+    for (const value of Object.values(area)) if (value !== null && value !== undefined) found++;
+  }
+  return found === fields ? undefined : `it has ${found} operation results, not ${fields}`;
+}
+
+/**
+ * Sends each distinct request of `workload` once to `origin`; returns the problems (a
+ * status other than 200, a GraphQL `errors`, an answer other than the documented one).
+ */
+export async function checkWorkload(origin: string, workload: Workload): Promise<string[]> {
+  const problems: string[] = [];
+  for (const request of workload.requests) {
+    const where = `${workload.name}: ${request.method} ${request.path}`;
+    try {
+      const response = await fetch(`${origin}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        signal: AbortSignal.timeout(5000),
+      });
+      const text = await response.text();
+      if (response.status !== 200) {
+        problems.push(`${where} → ${response.status} ${text.slice(0, 300)}`);
+        continue;
+      }
+      const body: unknown = JSON.parse(text);
+      if (request.expect !== undefined && !isDeepStrictEqual(body, request.expect)) {
+        problems.push(
+          `${where} → ${text.slice(0, 300)}, expected ${JSON.stringify(request.expect)}`,
+        );
+      }
+      if (request.graphqlFields !== undefined) {
+        const problem = graphqlProblem(body, request.graphqlFields);
+        if (problem) problems.push(`${where} → ${problem.slice(0, 500)}`);
+      }
+    } catch (error) {
+      problems.push(`${where} → ${(error as Error).message}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,355 @@
+/**
+ * `npm run bench`: builds the service, starts it (single process, and WORKERS=2) beside a
+ * bare node:http server answering a constant JSON body, and loads each target in turn with
+ * autocannon, several rounds, alternating targets. Prints a Markdown table of the medians,
+ * every figure also as a ratio to the raw server, checks the targets, and writes
+ * bench/results/latest.md and latest.json (every round's raw figures).
+ *
+ * Exits 0 whether or not the targets are met (it reports, it does not gate); non-zero when
+ * the build fails, a server cannot start, or a target answers errors.
+ *
+ * Options: --rounds 5 --seconds 4 --warmup 1 --connections 50 --no-build
+ *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
+ *          --out bench/results (where latest.md and latest.json go)
+ *          --only rest-sum,graphql-10 (the raw server always runs)
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { loadOperations } from "../src/registry/loader.js";
+import { type LoadResult, runLoad, stopLoad } from "./lib/load.js";
+import {
+  childPids,
+  cpuSnapshot,
+  killAllNow,
+  otherCores,
+  RssSampler,
+  rememberWorkers,
+  rssKb,
+  type Server,
+  ServerError,
+  startNode,
+  stopServer,
+  waitReady,
+} from "./lib/proc.js";
+import {
+  checkTargets,
+  machine,
+  markdown,
+  type RoundRecord,
+  type Settings,
+  summarise,
+} from "./lib/report.js";
+import {
+  API_KEY,
+  buildWorkloads,
+  checkWorkload,
+  type ServerName,
+  type Workload,
+} from "./lib/workload.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const LOG_LEVEL = "info";
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+class BenchError extends Error {
+  override name = "BenchError";
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) {
+    throw new BenchError(`--${name} must be a positive number`);
+  }
+  return number;
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      rounds: { type: "string" },
+      seconds: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      only: { type: "string" },
+      "no-build": { type: "boolean", default: false },
+      "node-flags": { type: "string", default: "" },
+      out: { type: "string", default: path.join(ROOT, "bench", "results") },
+    },
+  });
+}
+
+function options() {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    ({ values } = parse());
+  } catch (error) {
+    throw new BenchError((error as Error).message);
+  }
+  return {
+    rounds: Math.round(positive("rounds", values.rounds, 5)),
+    seconds: positive("seconds", values.seconds, 4),
+    warmup: positive("warmup", values.warmup, 1),
+    connections: Math.round(positive("connections", values.connections, 50)),
+    only: values.only?.split(",").map((name) => name.trim()),
+    build: !values["no-build"],
+    out: path.resolve(values.out),
+    nodeFlags: values["node-flags"].split(/\s+/).filter(Boolean),
+  };
+}
+
+function build(): void {
+  log("building the service (npm run build)…");
+  const result = spawnSync("npm", ["run", "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", process.stderr, process.stderr],
+  });
+  if (result.status !== 0) throw new BenchError("npm run build failed");
+}
+
+/** Lays the written files out as `npm run lint` wants them (aligned tables, compact JSON). */
+function formatFiles(files: readonly string[]): void {
+  // Biome formats files of this repository only; elsewhere nothing lints them anyway.
+  if (files.some((file) => path.relative(ROOT, file).startsWith(".."))) return;
+  const biome = path.join(ROOT, "node_modules", ".bin", "biome");
+  const result = spawnSync(biome, ["format", "--write", ...files], { cwd: ROOT, stdio: "ignore" });
+  if (result.status !== 0) log("biome could not format the results; they are written unformatted");
+}
+
+function autocannonVersion(): string {
+  const file = path.join(ROOT, "node_modules", "autocannon", "package.json");
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+}
+
+/** The servers' stderr files: removed after a good run, kept after a failure. */
+let logDir: string | undefined;
+
+/** RSS (MB) of each server's processes once started and idle: the process, or primary + workers. */
+const idle: Partial<Record<ServerName, number[]>> = {};
+
+async function startServers(
+  needed: ReadonlySet<ServerName>,
+  logDir: string,
+  nodeFlags: readonly string[],
+): Promise<Map<ServerName, Server>> {
+  const service = (name: string, extra: Record<string, string> = {}) =>
+    startNode({
+      name,
+      args: [...nodeFlags, path.join(ROOT, "dist", "src", "server.js")],
+      env: { NODE_ENV: "production", API_KEYS: API_KEY, LOG_LEVEL, ...extra },
+      logDir,
+      cwd: ROOT,
+    });
+  const servers = new Map<ServerName, Server>();
+  for (const name of needed) {
+    log(`starting ${name}…`);
+    const server =
+      name === "raw"
+        ? await startNode({
+            name,
+            args: [path.join(ROOT, "bench", "raw-server.mjs")],
+            env: {},
+            logDir,
+            cwd: ROOT,
+          })
+        : await service(name, name === "workers2" ? { WORKERS: "2" } : {});
+    servers.set(name, server);
+    await waitReady(server, {
+      path: name === "raw" ? "/" : "/health",
+      workers: name === "workers2" ? 2 : 0,
+    });
+    const pids = [server.pid, ...(name === "workers2" ? childPids(server.pid) : [])];
+    idle[name] = pids.map((pid) => Math.round((rssKb(pid) ?? 0) / 102.4) / 10);
+    log(
+      `${name} ready on ${server.origin} (pid ${server.pid}), idle RSS ${idle[name].join(" + ")} MB`,
+    );
+  }
+  return servers;
+}
+
+/** One measured run: warm-up, then the load with RSS sampled every 100 ms. */
+async function measure(
+  servers: ReadonlyMap<ServerName, Server>,
+  server: Server,
+  workload: Workload,
+  settings: Settings,
+  round: number,
+): Promise<RoundRecord> {
+  const load = { connections: settings.connections };
+  await runLoad(server.origin, workload, { ...load, seconds: settings.warmupSeconds });
+  const clustered = workload.server === "workers2";
+  const answering = new RssSampler(() => {
+    if (!clustered) return [server.pid];
+    const workers = childPids(server.pid);
+    rememberWorkers(server, workers);
+    return workers;
+  }).start();
+  const primary = clustered ? new RssSampler(() => [server.pid]).start() : undefined;
+  const ours = () => [
+    process.pid,
+    ...[...servers.values()].flatMap((s) => [s.pid, ...childPids(s.pid)]),
+  ];
+  const cpuBefore = cpuSnapshot(ours());
+  let result: LoadResult;
+  try {
+    result = await runLoad(server.origin, workload, { ...load, seconds: settings.seconds });
+  } catch (error) {
+    answering.stop();
+    primary?.stop();
+    throw error;
+  }
+  const rss = answering.stop();
+  const primaryPeak = primary?.stop();
+  const otherCpuCores = otherCores(cpuBefore, cpuSnapshot(ours()), os.cpus().length);
+  if (server.child.exitCode !== null || server.child.signalCode !== null) {
+    throw new BenchError(`${server.name} exited during the ${workload.name} load`);
+  }
+  return {
+    round,
+    target: workload.name,
+    load: result,
+    rss,
+    otherCpuCores,
+    ...(primaryPeak ? { primaryRssMb: primaryPeak.maxProcessMb } : {}),
+  };
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  const settings: Settings = {
+    rounds: opts.rounds,
+    seconds: opts.seconds,
+    warmupSeconds: opts.warmup,
+    connections: opts.connections,
+    pipelining: 1,
+    logLevel: LOG_LEVEL,
+    autocannon: autocannonVersion(),
+    nodeFlags: opts.nodeFlags,
+  };
+  if (opts.build) build();
+
+  const all = buildWorkloads(await loadOperations());
+  const unknown = (opts.only ?? []).filter((name) => !all.some((w) => w.name === name));
+  if (unknown.length > 0) throw new BenchError(`unknown targets: ${unknown.join(", ")}`);
+  const workloads = all.filter((w) => w.name === "raw" || !opts.only || opts.only.includes(w.name));
+
+  logDir = mkdtempSync(path.join(os.tmpdir(), "ucs-bench-"));
+  const servers = await startServers(
+    new Set(workloads.map((w) => w.server)),
+    logDir,
+    opts.nodeFlags,
+  );
+  const serverOf = (workload: Workload): Server => {
+    const server = servers.get(workload.server);
+    if (!server) throw new BenchError(`no server for ${workload.name}`);
+    return server;
+  };
+
+  log("checking that every target answers correctly…");
+  const problems = (
+    await Promise.all(workloads.map((w) => checkWorkload(serverOf(w).origin, w)))
+  ).flat();
+  if (problems.length > 0) {
+    throw new BenchError(`targets answer errors:\n  ${problems.join("\n  ")}`);
+  }
+
+  const perRun = settings.seconds + settings.warmupSeconds;
+  log(
+    `measuring: ${settings.rounds} rounds × ${workloads.length} targets × ${perRun} s ≈ ` +
+      `${Math.ceil((settings.rounds * workloads.length * perRun) / 60)} min`,
+  );
+  const records: RoundRecord[] = [];
+  for (let round = 1; round <= settings.rounds; round++) {
+    // Each round starts one target later, so no target always runs first or last.
+    const shift = (round - 1) % workloads.length;
+    const order = [...workloads.slice(shift), ...workloads.slice(0, shift)];
+    for (const workload of order) {
+      const record = await measure(servers, serverOf(workload), workload, settings, round);
+      records.push(record);
+      const { load, rss } = record;
+      log(
+        `round ${round} ${workload.name.padEnd(17)} ${Math.round(load.requestsPerSecond)
+          .toString()
+          .padStart(6)} req/s  p50 ${load.p50Ms} ms  p99 ${load.p99Ms} ms  ` +
+          `RSS ${rss.totalMb} MB  other load ${record.otherCpuCores} cores${load.non2xx + load.errors > 0 ? `  non2xx ${load.non2xx} errors ${load.errors}` : ""}`,
+      );
+    }
+  }
+
+  const exitCodes: Record<string, number | null> = {};
+  for (const [name, server] of servers) exitCodes[name] = await stopServer(server);
+  rmSync(logDir, { recursive: true, force: true });
+
+  const date = new Date();
+  const summaries = summarise(workloads, records);
+  const checks = checkTargets(summaries);
+  let report = markdown(summaries, checks, settings, date, records, idle);
+  const failing = summaries.filter((s) => s.non2xx + s.errors > 0);
+  if (failing.length > 0) {
+    report += `\n**Errors under load**: ${failing
+      .map((s) => `${s.target}: ${s.non2xx} non-2xx, ${s.errors} connection errors`)
+      .join("; ")}\n`;
+  }
+  mkdirSync(opts.out, { recursive: true });
+  writeFileSync(path.join(opts.out, "latest.md"), report);
+  writeFileSync(
+    path.join(opts.out, "latest.json"),
+    `${JSON.stringify(
+      {
+        date: date.toISOString(),
+        machine: machine(),
+        settings,
+        workloads: workloads.map(
+          ({ name, server, description, calculationsPerRequest, requests }) => ({
+            name,
+            server,
+            description,
+            calculationsPerRequest,
+            requests: requests.map(({ method, path: url, body }) => ({ method, path: url, body })),
+          }),
+        ),
+        summaries,
+        targets: checks,
+        rounds: records,
+        idleRssMb: idle,
+        serverExitCodes: exitCodes,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  formatFiles([path.join(opts.out, "latest.md"), path.join(opts.out, "latest.json")]);
+  process.stdout.write(readFileSync(path.join(opts.out, "latest.md"), "utf8"));
+  log(`written: ${path.join(opts.out, "latest.md")} and latest.json`);
+  return failing.length > 0 ? 1 : 0;
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping the load and every server`);
+    stopLoad();
+    killAllNow();
+    process.exit(130);
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const expected = error instanceof BenchError || error instanceof ServerError;
+    log(expected ? error.message : String((error as Error)?.stack ?? error));
+    if (logDir) log(`the servers' stderr is kept in ${logDir}`);
+    killAllNow();
+    process.exit(1);
+  },
+);
