@@ -158,14 +158,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           )
         : undefined,
   });
-  const runnerFor = (gateway: Gateway) =>
-    observedRunner((operation, outcome) =>
-      metrics.calculations.inc({
-        operation: `${operation.area}/${operation.name}`,
-        gateway,
-        outcome,
-      }),
-    );
+  const runnerFor = (gateway: Gateway) => {
+    // One labelled child per operation and outcome, found by identity rather than by
+    // hashing a label object on every calculation.
+    const counters = new Map<AnyOperation, Map<string, { inc(): void }>>();
+    return observedRunner((operation, outcome) => {
+      let byOutcome = counters.get(operation);
+      if (!byOutcome) {
+        byOutcome = new Map();
+        counters.set(operation, byOutcome);
+      }
+      let counter = byOutcome.get(outcome);
+      if (!counter) {
+        const id = `${operation.area}/${operation.name}`;
+        counter = metrics.calculations.labels({ operation: id, gateway, outcome });
+        byOutcome.set(outcome, counter);
+      }
+      counter.inc();
+    });
+  };
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -118,11 +118,18 @@ export function checkTargets(summaries: readonly TargetSummary[]): TargetCheck[]
       pass: rest.ratioToRaw >= TARGETS.restToRaw,
     });
   }
-  if (rest && batch) {
-    const ratio = batch.calculationsPerSecond / rest.requestsPerSecond;
+  // Like for like: ten sums in one GraphQL request against one sum per REST request. The
+  // batch of ten different operations is reported too, for information.
+  const sums = of("graphql-10-sum");
+  for (const [candidate, what, gated] of [
+    [sums, "ten-sum", true],
+    [batch, "ten-operation (mixed)", false],
+  ] as const) {
+    if (!rest || !candidate) continue;
+    const ratio = candidate.calculationsPerSecond / rest.requestsPerSecond;
     checks.push({
-      target: `GraphQL ${batch.calculationsPerRequest}-operation batch ≥ ${TARGETS.batchToRest}× REST sum in calculations/s`,
-      measured: `${ratio.toFixed(2)}× (${int(batch.calculationsPerSecond)} vs ${int(rest.requestsPerSecond)})`,
+      target: `GraphQL ${what} batch ≥ ${TARGETS.batchToRest}× REST sum in calculations/s${gated ? "" : " (information)"}`,
+      measured: `${ratio.toFixed(2)}× (${int(candidate.calculationsPerSecond)} vs ${int(rest.requestsPerSecond)})`,
       pass: ratio >= TARGETS.batchToRest,
     });
   }
