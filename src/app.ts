@@ -95,6 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: {
       maxHeaderSize: 128 * 1024,
       headersTimeout: Math.min(config.headersTimeoutSeconds, config.requestTimeoutSeconds) * 1000,
+      // Node enforces both timeouts only when it checks, every 30 s by default.
+      connectionsCheckingInterval: 500,
     },
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 65_000,

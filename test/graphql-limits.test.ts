@@ -10,7 +10,7 @@ import { loadConfig } from "../src/config.js";
 import { countTokens, DEFAULT_GRAPHQL_LIMITS, measureDocument } from "../src/graphql/limits.js";
 import { defineOperation, integer, z } from "../src/kit/index.js";
 import { graphql } from "./graphql-helpers.js";
-import { AUTH, TEST_KEY } from "./helpers.js";
+import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
 
 let runs = 0;
 const counter = defineOperation({
@@ -216,5 +216,25 @@ describe("countTokens", () => {
       maxTokens: 2000,
       maxDocumentBytes: 32 * 1024,
     });
+  });
+});
+
+describe("list items per request", () => {
+  it("are capped across fields at one REST request's worth: later fields fail on their own", async () => {
+    const app = await buildApp({
+      config: loadConfig({ API_KEYS: TEST_KEY }),
+      operations: await allOperations(),
+      logger: false,
+    });
+    const numbers = Array.from({ length: 6000 }, () => "1");
+    const response = await graphql(
+      app,
+      "query ($n: [Decimal!]!) { a: math { sum(numbers: $n) { count } } b: math { sum(numbers: $n) { count } } }",
+      { n: numbers },
+    );
+    await app.close();
+    expect(response.parsed.data).toEqual({ a: { sum: { count: 6000 } }, b: { sum: null } });
+    expect(response.parsed.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(response.parsed.errors?.[0]?.message).toMatch(/more than 10000 list items/);
   });
 });

@@ -33,4 +33,17 @@ describe("math/sum", () => {
   });
 
   itAnswersItsExamples(sum);
+
+  it("refuses a list whose size times its digit span is too much work, before adding", () => {
+    const numbers = Array.from({ length: 2000 }, (_, i) => (i % 2 ? "1e9999" : "1e-9999"));
+    expect(locTypes(problemsOf(sum, { numbers }))).toEqual([[["numbers"], "value_error"]]);
+  });
+
+  it("still adds a short list spanning many digits exactly", () => {
+    expect(run(["1e9999", "-1e9999", "1e-9999"])).toEqual({
+      result: 0,
+      decimal: `0.${"0".repeat(9998)}1`,
+      count: 3,
+    });
+  });
 });

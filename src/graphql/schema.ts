@@ -357,6 +357,29 @@ function takeProblems(context: object, problems: Problem[]): Problem[] {
   return taken;
 }
 
+/**
+ * List items one request may send across all its fields: as many as one REST request may.
+ * Without it, 100 aliased fields over one 10,000-item list variable would do a hundred
+ * requests' work for one small body.
+ */
+export const MAX_LIST_ITEMS_PER_REQUEST = 10_000;
+
+const listItemBudgets = new WeakMap<object, { remaining: number }>();
+
+/** Charges `input`'s list items to the request; false once the request's budget is spent. */
+function takeListItems(context: object, input: Record<string, unknown>): boolean {
+  let items = 0;
+  for (const value of Object.values(input)) if (Array.isArray(value)) items += value.length;
+  if (items === 0) return true;
+  let budget = listItemBudgets.get(context);
+  if (!budget) {
+    budget = { remaining: MAX_LIST_ITEMS_PER_REQUEST };
+    listItemBudgets.set(context, budget);
+  }
+  budget.remaining -= items;
+  return budget.remaining >= 0;
+}
+
 /** What resolvers need of yoga's context: the fastify request, for its logger. */
 interface ResolverContext {
   req?: { log?: { error(object: object, message: string): void } };
@@ -397,6 +420,23 @@ function resolveOperation(
 ): unknown {
   // An explicit `null` for an optional argument means "not given", as in REST.
   const input = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+  if (!takeListItems(context, input)) {
+    throw new GraphQLError(
+      `This request sends more than ${MAX_LIST_ITEMS_PER_REQUEST} list items across its fields; split it.`,
+      {
+        extensions: {
+          code: "BAD_USER_INPUT",
+          detail: [
+            {
+              loc: ["args"],
+              msg: `Value error, more than ${MAX_LIST_ITEMS_PER_REQUEST} list items in one request`,
+              type: "value_error",
+            },
+          ],
+        },
+      },
+    );
+  }
   try {
     return run(operation, input);
   } catch (error) {
