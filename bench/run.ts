@@ -80,7 +80,7 @@ function parse() {
       connections: { type: "string" },
       only: { type: "string" },
       "no-build": { type: "boolean", default: false },
-      "node-flags": { type: "string", default: "" },
+      "node-flags": { type: "string", default: startFlags() },
       out: { type: "string", default: path.join(ROOT, "bench", "results") },
     },
   });
@@ -103,6 +103,16 @@ function options() {
     out: path.resolve(values.out),
     nodeFlags: values["node-flags"].split(/\s+/).filter(Boolean),
   };
+}
+
+/** The node flags `npm start` uses, read from package.json, so the bench runs what ships. */
+function startFlags(): string {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  return (
+    /^node ((?:--\S+ )*)dist\/src\/server\.js$/.exec(pkg.scripts.start ?? "")?.[1]?.trim() ?? ""
+  );
 }
 
 function build(): void {

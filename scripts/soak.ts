@@ -49,13 +49,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { exampleQuery } from "../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../src/graphql/schema.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import { loadOperations, pathOf } from "../src/registry/loader.js";
+import { freePort } from "./lib/free-port.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HOST = "127.0.0.1";
@@ -304,19 +304,6 @@ export function killSoakChildren(): void {
     }
   }
   children.clear();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -5,9 +5,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "../../scripts/lib/free-port.js";
+
+export { freePort };
 
 export const HOST = "127.0.0.1";
 
@@ -53,19 +55,6 @@ export function killAllNow(): void {
 }
 
 process.on("exit", killAllNow);
-
-/** A port nobody listens on now, on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, HOST, resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port was assigned");
-  return address.port;
-}
 
 export interface StartOptions {
   name: string;

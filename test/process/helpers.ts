@@ -8,25 +8,14 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { type Agent, type IncomingHttpHeaders, request } from "node:http";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../scripts/lib/free-port.js";
+
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const HOST = "127.0.0.1";
-
-/** A port nothing listens on right now: bind port 0, read the port, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
