@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { AnyOperation } from "../src/kit/define.js";
-import { defineOperation, z } from "../src/kit/index.js";
 import { describeParam } from "../src/kit/params.js";
 import { DEFAULT_OPERATIONS_DIR, loadOperations } from "../src/registry/loader.js";
+import { brokenOperation, countingOperation, liarOperation } from "./fixtures/faulty-operations.js";
 import {
   fieldFor,
   fieldsOf,
@@ -229,32 +229,9 @@ describe("failures stay in their own field", () => {
 
   it("an unexpected fault is masked in the response and logged with its cause", async () => {
     const lines: string[] = [];
-    const broken = defineOperation({
-      area: "test",
-      name: "broken",
-      summary: "Always throws",
-      description: "A fixture whose handler throws an unexpected error.",
-      input: z.object({}),
-      output: z.object({ value: z.string() }),
-      examples: [{ title: "throws", input: {}, output: { value: "" } }],
-      handler: () => {
-        throw new Error("secret internals at /srv/app.ts:12");
-      },
-    });
-    const liar = defineOperation({
-      area: "test",
-      name: "liar",
-      summary: "Breaks its output schema",
-      description: "A fixture whose handler answers outside its output schema.",
-      input: z.object({}),
-      output: z.object({ value: z.string() }),
-      examples: [{ title: "lies", input: {}, output: { value: "" } }],
-      // Deliberately outside the schema: a bug in an operation, not the client's fault.
-      handler: () => ({ value: 42 }) as unknown as { value: string },
-    });
     const faulty = await buildApp({
       config: loadConfig({ API_KEYS: TEST_KEY }),
-      operations: [broken, liar],
+      operations: [brokenOperation, liarOperation],
       logger: { level: "error", stream: { write: (line: string) => lines.push(line) } },
     });
     const response = await graphql(
@@ -386,20 +363,10 @@ describe("the API-key layer", () => {
   });
 
   it("nothing runs without a key", async () => {
-    let runs = 0;
-    const counter = defineOperation({
-      area: "test",
-      name: "count",
-      summary: "Counts its runs",
-      description: "A fixture that counts how often it runs.",
-      input: z.object({}),
-      output: z.object({ runs: z.int() }),
-      examples: [{ title: "runs", input: {}, output: { runs: 1 } }],
-      handler: () => ({ runs: ++runs }),
-    });
+    const counter = countingOperation();
     const counting = await buildApp({
       config: loadConfig({ API_KEYS: TEST_KEY }),
-      operations: [counter],
+      operations: [counter.operation],
       logger: false,
     });
     const body = { query: "{ test { count { runs } } }" };
@@ -411,7 +378,7 @@ describe("the API-key layer", () => {
       headers: { "x-api-key": "no" },
     });
     await counting.inject({ url: `/graphql?query=${encodeURIComponent(body.query)}` });
-    expect(runs).toBe(0);
+    expect(counter.runs()).toBe(0);
     const ok = await counting.inject({
       method: "POST",
       url: "/graphql",

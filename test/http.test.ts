@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { defineOperation, z } from "../src/kit/index.js";
+import { brokenOperation, liarOperation } from "./fixtures/faulty-operations.js";
 import { AUTH, TEST_KEY, testApp } from "./helpers.js";
 
 let app: FastifyInstance;
@@ -29,21 +29,9 @@ describe("errors", () => {
   });
 
   it("an unexpected fault is a bare 500", async () => {
-    const broken = defineOperation({
-      area: "test",
-      name: "broken",
-      summary: "Always throws",
-      description: "A fixture whose handler throws an unexpected error.",
-      input: z.object({}),
-      output: z.object({}),
-      examples: [{ title: "throws", input: {}, output: {} }],
-      handler: () => {
-        throw new Error("secret internals at /srv/app.ts:12");
-      },
-    });
     const faulty = await buildApp({
       config: loadConfig({ API_KEYS: TEST_KEY }),
-      operations: [broken],
+      operations: [brokenOperation],
       logger: false,
     });
     const response = await faulty.inject({ url: "/v1/test/broken", headers: AUTH });
@@ -53,19 +41,9 @@ describe("errors", () => {
   });
 
   it("a handler that breaks its own output schema is a 500, not a wrong answer", async () => {
-    const liar = defineOperation({
-      area: "test",
-      name: "liar",
-      summary: "Answers outside its schema",
-      description: "A fixture whose output does not match its output schema.",
-      input: z.object({}),
-      output: z.object({ n: z.number() }),
-      examples: [{ title: "n", input: {}, output: { n: 1 } }],
-      handler: () => ({ n: "one" }) as unknown as { n: number },
-    });
     const faulty = await buildApp({
       config: loadConfig({ API_KEYS: TEST_KEY }),
-      operations: [liar],
+      operations: [liarOperation],
       logger: false,
     });
     const response = await faulty.inject({ url: "/v1/test/liar", headers: AUTH });
