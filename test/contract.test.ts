@@ -113,3 +113,19 @@ describe("the registry", () => {
     ]);
   });
 });
+
+describe("a single-valued parameter given twice", () => {
+  it("is one problem at that parameter, not also 'Field required'", async () => {
+    const app = await testApp();
+    const response = await app.inject({ url: "/v1/math/subtract?a=1&a=2&b=0", headers: AUTH });
+    await app.close();
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail).toEqual([
+      {
+        loc: ["query", "a"],
+        msg: "Value error, the parameter must be given once, not 2 times",
+        type: "value_error",
+      },
+    ]);
+  });
+});

@@ -70,29 +70,26 @@ const SAFE_RANGE = `−(2^53 − 1) to 2^53 − 1`;
  * @example
  * // { datetime { isLeapYear(year: 4000000000) { isLeapYear } } }
  */
-export const SafeIntScalar = new GraphQLScalarType<number, number>({
+export const SafeIntScalar = new GraphQLScalarType<number | string, number>({
   name: "SafeInt",
-  description: `An integer from ${SAFE_RANGE} (beyond the 32 bits of \`Int\`). Written as an integer literal, or as a string of digits.`,
+  description: `An integer from ${SAFE_RANGE} (beyond the 32 bits of \`Int\`). Written as an integer literal, or as a string of digits. The value is checked by the operation, so an invalid one fails only its own field, with \`BAD_USER_INPUT\`.`,
   serialize(value) {
     const number = safeInteger(value);
     if (number === undefined) throw new GraphQLError("SafeInt cannot represent this value");
     return number;
   },
+  // Inputs are passed on, not refused here: the operation's own check reports a value out
+  // of range or not an integer for its field alone (BAD_USER_INPUT), and the batch goes on.
   parseValue(value) {
-    const number = safeInteger(value);
-    if (number === undefined) {
-      throw new GraphQLError(`SafeInt must be an integer from ${SAFE_RANGE}`);
-    }
-    return number;
+    if (typeof value === "number" || typeof value === "string") return safeInteger(value) ?? value;
+    throw new GraphQLError(
+      `SafeInt must be an integer or a string of digits, not ${value === null ? "null" : typeof value}`,
+    );
   },
   parseLiteral(ast: ValueNode) {
-    const number =
-      ast.kind === Kind.INT || ast.kind === Kind.STRING ? safeInteger(ast.value) : undefined;
-    if (number === undefined) {
-      throw new GraphQLError(`SafeInt must be an integer from ${SAFE_RANGE}, not ${print(ast)}`, {
-        nodes: ast,
-      });
-    }
-    return number;
+    if (ast.kind === Kind.INT) return safeInteger(ast.value) ?? Number(ast.value);
+    if (ast.kind === Kind.STRING || ast.kind === Kind.FLOAT)
+      return safeInteger(ast.value) ?? ast.value;
+    throw new GraphQLError(`SafeInt must be an integer literal, not ${print(ast)}`, { nodes: ast });
   },
 });

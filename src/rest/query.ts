@@ -92,13 +92,15 @@ export function toInput(
     } else if (param.kind === "list" && param.item) {
       const item = param.item;
       input[name] = raw.flatMap((value) => value.split(",")).map((value) => convert(value, item));
-    } else if (raw.length > 1) {
-      problems.push({
-        loc: [name],
-        msg: `Value error, the parameter must be given once, not ${raw.length} times`,
-        type: "value_error",
-      });
     } else {
+      if (raw.length > 1) {
+        problems.push({
+          loc: [name],
+          msg: `Value error, the parameter must be given once, not ${raw.length} times`,
+          type: "value_error",
+        });
+      }
+      // The first value is still checked, so the answer is not also "Field required".
       input[name] = convert(raw[0] as string, param);
     }
   }
