@@ -143,9 +143,9 @@ export default defineOperation({
     "An odd degree of a negative number gives the negative real root (`-8`, degree 3 gives `-2`); an " +
     "even degree of a negative number has no real root and is refused with a 422 on `number`. The " +
     "root of zero is `0`. Degree 1 answers the number itself, rounded. `result` is null when the root " +
-    "lies beyond the double range (the square root of `1e10000` is `1e5000`) and `0` when it is below " +
-    "it. A `decimal` whose plain notation would need more than 10,000 digits (only possible for " +
-    "degree 1, e.g. `1e10000`) is refused with a 422.",
+    "lies beyond the double range (the square root of `1e9998` is `1e4999`) and `0` when it is below " +
+    "it. Like every decimal input, `number` may need at most 10,000 digits when written out " +
+    "(`1e9999` is accepted, `1e10000` refused with a 422), so its root always fits.",
   input: z.object({
     number: decimal({ description: "The number whose root is taken (the radicand)." }),
     degree: integer({ min: 1, max: 1000, description: "Which root: 2 for square, 3 for cube…" }),

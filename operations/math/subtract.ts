@@ -17,7 +17,7 @@ export default defineOperation({
     "(binary floating point would give `0.19999999999999998`).\n\n" +
     "`a` and `b` are echoed as the doubles nearest to them (`null` beyond the double range); the exact " +
     "difference is in `decimal`, written in plain notation, and `result` is the double nearest to it. " +
-    "A difference whose plain notation needs more than 10,000 digits (for example `1e10000 − 1e-10000`) " +
+    "A difference whose plain notation needs more than 10,000 digits (for example `1e9999 − 1e-9999`) " +
     "is refused with a 422.",
   input: z.object({
     a: decimal({ description: "The minuend: the number to subtract from." }),
