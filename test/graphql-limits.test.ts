@@ -8,21 +8,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { countTokens, DEFAULT_GRAPHQL_LIMITS, measureDocument } from "../src/graphql/limits.js";
-import { defineOperation, integer, z } from "../src/kit/index.js";
+import { defineOperation, z } from "../src/kit/index.js";
+import { countingOperation } from "./fixtures/faulty-operations.js";
 import { graphql } from "./graphql-helpers.js";
 import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
 
-let runs = 0;
-const counter = defineOperation({
-  area: "test",
-  name: "count",
-  summary: "Counts its runs",
-  description: "A fixture that counts how often it runs.",
-  input: z.object({ n: integer({ min: 0, max: 10 }).optional() }),
-  output: z.object({ runs: z.int() }),
-  examples: [{ title: "runs", input: {}, output: { runs: 1 } }],
-  handler: () => ({ runs: ++runs }),
-});
+const counter = countingOperation();
 
 /** An output nested six objects deep: a full selection is 9 levels deep. */
 const leaf = z.object({ value: z.int() });
@@ -43,7 +34,7 @@ const deep = defineOperation({
     },
   ],
   handler: () => {
-    runs += 1;
+    counter.record();
     return { a: { b: { c: { d: { e: { f: { value: 1 } } } } } } };
   },
 });
@@ -52,13 +43,13 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = await buildApp({
     config: loadConfig({ API_KEYS: TEST_KEY }),
-    operations: [counter, deep],
+    operations: [counter.operation, deep],
     logger: false,
   });
 });
 afterAll(() => app.close());
 beforeEach(() => {
-  runs = 0;
+  counter.reset();
 });
 
 const aliased = (count: number) =>
@@ -71,7 +62,7 @@ async function expectRefused(query: string, limit: string, variables?: Record<st
   expect(response.parsed.errors?.[0]?.extensions).toEqual(
     expect.objectContaining({ code: "LIMIT_EXCEEDED", limit }),
   );
-  expect(runs).toBe(0);
+  expect(counter.runs()).toBe(0);
   return response.parsed.errors?.[0]?.message ?? "";
 }
 
@@ -79,7 +70,7 @@ describe("operation fields", () => {
   it("100 aliased fields run", async () => {
     const response = await graphql(app, `{ test { ${aliased(100)} } }`);
     expect(response.statusCode).toBe(200);
-    expect(runs).toBe(100);
+    expect(counter.runs()).toBe(100);
   });
 
   it("101 aliased fields are refused, with the numbers in the message", async () => {
@@ -115,7 +106,7 @@ describe("operation fields", () => {
       headers: AUTH,
     });
     expect(response.statusCode).toBe(400);
-    expect(runs).toBe(0);
+    expect(counter.runs()).toBe(0);
   });
 });
 
@@ -141,7 +132,7 @@ describe("depth", () => {
       "{ test { deep { a { b { c { d { e { __typename } } } } } } } }",
     );
     expect(response.statusCode, response.body).toBe(200);
-    expect(runs).toBe(1);
+    expect(counter.runs()).toBe(1);
   });
 
   it("introspection is not limited by depth", async () => {
