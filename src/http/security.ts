@@ -3,6 +3,7 @@
  */
 import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
+import { REQUEST_ID_HEADER } from "./observability.js";
 
 /** Pages that set their own policy (docs, GraphiQL) keep it; everything else is JSON. */
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -15,7 +16,7 @@ const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
  */
 export function registerResponseHeaders(app: FastifyInstance, draining: () => boolean): void {
   app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("x-request-id", request.id);
+    reply.header(REQUEST_ID_HEADER, request.id);
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "no-referrer");
     reply.header("x-frame-options", "DENY");

@@ -6,7 +6,7 @@
  * operation field.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { createKeyChecker, WWW_AUTHENTICATE } from "../http/auth.js";
+import { API_KEY_HEADER, createKeyChecker, WWW_AUTHENTICATE } from "../http/auth.js";
 import { sendError } from "../http/errors.js";
 import type { Metrics } from "../observability/metrics.js";
 import { type QuotaCounter, type QuotaState, rateLimitHeaders } from "./rate-limit.js";
@@ -85,7 +85,7 @@ export function createAccessControl(options: AccessOptions): AccessControl {
       metrics.rateLimitRejections.inc({ policy: blocked.policy.name });
       return tooManyRequests(reply, blocked, "failed authentication from this address");
     }
-    const result = check(request.headers["x-api-key"]);
+    const result = check(request.headers[API_KEY_HEADER]);
     if (result.ok) {
       request.apiKeyId = result.keyId;
       return undefined;
