@@ -31,6 +31,8 @@ export interface AppOptions {
   operations?: readonly AnyOperation[];
   /** Pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** False sends every GraphQL request through yoga (tests compare both paths). */
+  graphqlFastPath?: boolean;
 }
 
 declare module "fastify" {
@@ -227,6 +229,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerGraphql(app, operations, access.authenticateOnly, {
     run: runnerFor("graphql"),
     ...(config.rateLimit > 0 ? { charge: access.charge } : {}),
+    fastPath: options.graphqlFastPath ?? true,
   });
   return app;
 }

@@ -201,17 +201,73 @@ export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
 }
 
 /**
+ * Refuses operations the schema has no root type for (every one but `query` here), as
+ * graphql 17's KnownOperationTypesRule does. Without it, such a document passes graphql
+ * 16's validation and fails in execution as a server error.
+ */
+export const KnownOperationTypes: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (context.getSchema().getRootType(node.operation)) return;
+    context.reportError(
+      new GraphQLError(`The ${node.operation} operation is not supported by the schema.`, {
+        nodes: node,
+      }),
+    );
+  },
+});
+
+/**
+ * The validation rules this service adds to GraphQL's own: request limits, and known
+ * operation types.
+ *
+ * @example
+ * validate(schema, document, [...specifiedRules, ...requestRules(DEFAULT_GRAPHQL_LIMITS)]);
+ */
+export function requestRules(limits: GraphqlLimits): ValidationRule[] {
+  return [requestLimitsRule(limits), KnownOperationTypes];
+}
+
+/**
+ * Why the query text itself is refused (too many bytes, too many tokens), or undefined
+ * when it is within `limits`. Yoga's plugin throws the error; the fast path leaves such
+ * a request to yoga.
+ *
+ * @example
+ * queryTextProblem("{ math { sum(numbers: [1]) { decimal } } }", DEFAULT_GRAPHQL_LIMITS); // undefined
+ */
+export function queryTextProblem(query: string, limits: GraphqlLimits): GraphQLError | undefined {
+  const bytes = Buffer.byteLength(query, "utf8");
+  if (bytes > limits.maxDocumentBytes) {
+    return limitError(
+      `The query text is ${bytes} bytes long; at most ${limits.maxDocumentBytes} bytes are allowed (send long lists as variables).`,
+      "documentBytes",
+      limits.maxDocumentBytes,
+    );
+  }
+  // Counted here rather than by the parser, whose error yoga reports as a syntax error.
+  if (countTokens(query, limits.maxTokens) > limits.maxTokens) {
+    return limitError(
+      `The query has more than ${limits.maxTokens} tokens; at most ${limits.maxTokens} are allowed (send long lists as variables).`,
+      "tokens",
+      limits.maxTokens,
+    );
+  }
+  return undefined;
+}
+
+/** How many accepted query texts are remembered, so a repeated query is not measured again. */
+const ACCEPTED_QUERIES_CACHED = 1000;
+
+/**
  * The yoga plugin enforcing `limits`: the text size when the request's parameters are
- * read, the token count while parsing, depth and operation fields while validating.
+ * read, the token count while parsing, depth and operation fields (and known operation
+ * types) while validating.
  *
  * @example
  * createYoga({ schema, plugins: [useRequestLimits(DEFAULT_GRAPHQL_LIMITS)] });
  */
-/** How many accepted query texts are remembered, so a repeated query is not measured again. */
-const ACCEPTED_QUERIES_CACHED = 1000;
-
 export function useRequestLimits(limits: GraphqlLimits): Plugin {
-  const rule = requestLimitsRule(limits);
+  const rules = requestRules(limits);
   // Clients repeat the same few queries: remember the texts that passed (bounded, oldest
   // out first) rather than re-lex each one.
   const accepted = new Set<string>();
@@ -219,22 +275,8 @@ export function useRequestLimits(limits: GraphqlLimits): Plugin {
     onParams({ params }) {
       const query = params.query;
       if (typeof query !== "string" || accepted.has(query)) return;
-      const bytes = Buffer.byteLength(query, "utf8");
-      if (bytes > limits.maxDocumentBytes) {
-        throw limitError(
-          `The query text is ${bytes} bytes long; at most ${limits.maxDocumentBytes} bytes are allowed (send long lists as variables).`,
-          "documentBytes",
-          limits.maxDocumentBytes,
-        );
-      }
-      // Counted here rather than by the parser, whose error yoga reports as a syntax error.
-      if (countTokens(query, limits.maxTokens) > limits.maxTokens) {
-        throw limitError(
-          `The query has more than ${limits.maxTokens} tokens; at most ${limits.maxTokens} are allowed (send long lists as variables).`,
-          "tokens",
-          limits.maxTokens,
-        );
-      }
+      const problem = queryTextProblem(query, limits);
+      if (problem) throw problem;
       if (accepted.size >= ACCEPTED_QUERIES_CACHED) {
         accepted.delete(accepted.values().next().value as string);
       }
@@ -245,7 +287,7 @@ export function useRequestLimits(limits: GraphqlLimits): Plugin {
       setParseFn((source, options) => parse(source, { ...options, maxTokens: limits.maxTokens }));
     },
     onValidate({ addValidationRule }) {
-      addValidationRule(rule);
+      for (const rule of rules) addValidationRule(rule);
     },
   };
 }

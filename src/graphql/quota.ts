@@ -16,6 +16,24 @@ export type Charge = (
 ) => Promise<QuotaState | undefined>;
 
 /**
+ * The error a request over its key's quota gets: HTTP 429 with `Retry-After`.
+ *
+ * @example
+ * setResultAndStopExecution({ errors: [quotaRefusal(state, 3)] });
+ */
+export function quotaRefusal(state: QuotaState, units: number): GraphQLError {
+  return new GraphQLError(
+    `Too many requests: this API key is limited to ${state.policy.limit} calculations per ${state.policy.windowSeconds} seconds; this request asks for ${units}; retry in ${state.resetSeconds} seconds`,
+    {
+      extensions: {
+        code: "RATE_LIMITED",
+        http: { status: 429, headers: { "retry-after": String(state.resetSeconds) } },
+      },
+    },
+  );
+}
+
+/**
  * The yoga plugin: `charge` gets the request's operation-field count (at least 1, so an
  * introspection query is not free); over the quota, the request answers 429 with
  * `Retry-After` and nothing runs.
@@ -30,19 +48,7 @@ export function useQuota(charge: Charge): Plugin<{ req: FastifyRequest; reply: F
       const units = Math.max(1, measureDocument(args.document).operationFields);
       const state = await charge(req, reply, units);
       if (!state || state.allowed) return;
-      setResultAndStopExecution({
-        errors: [
-          new GraphQLError(
-            `Too many requests: this API key is limited to ${state.policy.limit} calculations per ${state.policy.windowSeconds} seconds; this request asks for ${units}; retry in ${state.resetSeconds} seconds`,
-            {
-              extensions: {
-                code: "RATE_LIMITED",
-                http: { status: 429, headers: { "retry-after": String(state.resetSeconds) } },
-              },
-            },
-          ),
-        ],
-      });
+      setResultAndStopExecution({ errors: [quotaRefusal(state, units)] });
     },
   };
 }

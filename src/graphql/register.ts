@@ -17,6 +17,7 @@ import { createYoga, type YogaLogger } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { exampleQuery } from "./examples.js";
+import { createFastPath } from "./fast-path.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
 import { type Charge, useQuota } from "./quota.js";
@@ -76,7 +77,15 @@ export interface GraphqlOptions {
   run?: Runner;
   /** Charges each request's operation fields to its key's quota, when limits are on. */
   charge?: Charge;
+  /**
+   * Whether plain JSON POSTs skip yoga's request plumbing (see fast-path.ts); true by
+   * default. The tests turn it off to compare both paths' answers.
+   */
+  fastPath?: boolean;
 }
+
+/** What a client sees instead of an unexpected error's own message. */
+const MASKED_MESSAGE = "Unexpected error.";
 
 /**
  * Registers `/graphql` (and GraphiQL's assets) on `app` for `operations`. `authenticate`
@@ -95,6 +104,7 @@ export function registerGraphql(
   // Built here, synchronously, so a schema problem stops the start with its message.
   const schema = buildGraphqlSchema(operations, options.run);
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
+  const logger = yogaLogger(app.log);
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -106,8 +116,8 @@ export function registerGraphql(
     // File uploads are no use here; without a parser, fastify refuses such bodies.
     multipart: false,
     // isDev false: a masked error never carries the original's message or stack.
-    maskedErrors: { errorMessage: "Unexpected error.", isDev: false },
-    logging: yogaLogger(app.log),
+    maskedErrors: { errorMessage: MASKED_MESSAGE, isDev: false },
+    logging: logger,
     plugins: [
       useRequestLimits(limits),
       ...(options.charge ? [useQuota(options.charge)] : []),
@@ -116,6 +126,19 @@ export function registerGraphql(
       useGraphQlJit(),
     ],
   });
+
+  const fastPath =
+    options.fastPath === false
+      ? undefined
+      : createFastPath({
+          schema,
+          limits,
+          yoga,
+          maskedMessage: MASKED_MESSAGE,
+          // Yoga logs each error it masks the same way.
+          logMasked: (error) => logger.error(error),
+          ...(options.charge ? { charge: options.charge } : {}),
+        });
 
   const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {
     if (wantsGraphiql(request)) return done();
@@ -146,6 +169,8 @@ export function registerGraphql(
             .type("text/html; charset=utf-8")
             .send(graphiql.html);
         }
+        const fast = fastPath && (await fastPath(request, reply));
+        if (fast) return reply.status(fast.status).headers(fast.headers).send(fast.body);
         const response = await yoga.handleNodeRequestAndResponse(request, reply, {
           req: request,
           reply,

@@ -1,0 +1,234 @@
+/**
+ * The GraphQL fast path (src/graphql/fast-path.ts) must answer exactly as yoga does. Every
+ * request below goes to two apps, one with the fast path and one without, and both answers
+ * must be the same: status, content type, Retry-After and body, byte for byte. A second
+ * table says which requests the fast path takes at all, so the comparison is known to
+ * compare two different paths.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { createFastPath } from "../src/graphql/fast-path.js";
+import { DEFAULT_GRAPHQL_LIMITS } from "../src/graphql/limits.js";
+import { buildGraphqlSchema } from "../src/graphql/schema.js";
+import type { AnyOperation } from "../src/kit/define.js";
+import { brokenOperation, liarOperation } from "./fixtures/faulty-operations.js";
+import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
+
+interface Case {
+  name: string;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Whether the fast path answers it (else it leaves it to yoga). */
+  fast: boolean;
+}
+
+const SUM = '{ math { sum(numbers: ["1", "2", "3"]) { result decimal count } } }';
+const TWO_OPERATIONS =
+  'query A { math { sum(numbers: ["1"]) { decimal } } } query B { math { subtract(a: "5", b: "2") { decimal } } }';
+const manyItems = Array.from({ length: 6000 }, (_, i) => String(i));
+
+const CASES: Case[] = [
+  { name: "one operation", body: { query: SUM }, fast: true },
+  {
+    name: "a batch with aliases",
+    body: {
+      query:
+        '{ math { a: sum(numbers: ["0.1", "0.2"]) { decimal } b: nthRoot(number: "27", degree: 3) { decimal isExact } } datetime { isLeapYear(year: 2024) { isLeapYear } } }',
+    },
+    fast: true,
+  },
+  {
+    name: "variables",
+    body: {
+      query: "query ($n: [Decimal!]!) { math { sum(numbers: $n) { decimal count } } }",
+      variables: { n: ["1.5", 2] },
+    },
+    fast: true,
+  },
+  {
+    name: "null variables and operationName",
+    body: { query: SUM, variables: null, operationName: null },
+    fast: true,
+  },
+  {
+    name: "operationName picks one of two",
+    body: { query: TWO_OPERATIONS, operationName: "B" },
+    fast: true,
+  },
+  {
+    name: "one field fails, the other answers",
+    body: {
+      query:
+        '{ math { ok: sum(numbers: ["1"]) { decimal } bad: sum(numbers: ["x"]) { decimal } } }',
+    },
+    fast: true,
+  },
+  {
+    name: "a value the handler refuses",
+    body: { query: '{ math { nthRoot(number: "-8", degree: 2) { decimal } } }' },
+    fast: true,
+  },
+  {
+    name: "not found",
+    body: { query: '{ fun { wouldYouRather(id: "zzz-999") { id } } }' },
+    fast: true,
+  },
+  {
+    name: "faults are masked",
+    body: { query: "{ a: test { broken { value } } b: test { liar { value } } }" },
+    fast: true,
+  },
+  {
+    name: "a variable of the wrong type",
+    body: {
+      query: "query ($n: [Decimal!]!) { math { sum(numbers: $n) { decimal } } }",
+      variables: { n: [true] },
+    },
+    fast: true,
+  },
+  {
+    name: "a missing variable",
+    body: { query: "query ($n: [Decimal!]!) { math { sum(numbers: $n) { decimal } } }" },
+    fast: true,
+  },
+  {
+    name: "more list items than one request may send",
+    body: {
+      query:
+        "query ($n: [Decimal!]!) { math { a: sum(numbers: $n) { count } b: sum(numbers: $n) { count } } }",
+      variables: { n: manyItems },
+    },
+    fast: true,
+  },
+  { name: "introspection", body: { query: "{ __schema { queryType { name } } }" }, fast: true },
+  { name: "a syntax error", body: { query: "{ math { sum(" }, fast: false },
+  { name: "an unknown field", body: { query: "{ math { nope { x } } }" }, fast: false },
+  {
+    name: "too many operation fields",
+    body: {
+      query: `{ math { ${Array.from({ length: 101 }, (_, i) => `f${i}: sum(numbers: ["1"]) { count }`).join(" ")} } }`,
+    },
+    fast: false,
+  },
+  { name: "two operations without operationName", body: { query: TWO_OPERATIONS }, fast: false },
+  { name: "an unknown operationName", body: { query: SUM, operationName: "C" }, fast: false },
+  { name: "a mutation", body: { query: "mutation { x }" }, fast: false },
+  { name: "a subscription", body: { query: "subscription { x }" }, fast: false },
+  { name: "extensions", body: { query: SUM, extensions: {} }, fast: false },
+  { name: "an unknown body key", body: { query: SUM, foo: 1 }, fast: false },
+  { name: "variables that are a list", body: { query: SUM, variables: [1] }, fast: false },
+  { name: "a query that is not a string", body: { query: 1 }, fast: false },
+  { name: "a batch (array body)", body: [{ query: SUM }], fast: false },
+  {
+    name: "Accept: application/graphql-response+json",
+    body: { query: '{ math { sum(numbers: ["x"]) { decimal } } }' },
+    headers: { accept: "application/graphql-response+json" },
+    fast: false,
+  },
+  { name: "Accept: */*", body: { query: SUM }, headers: { accept: "*/*" }, fast: true },
+];
+
+function post(app: FastifyInstance, body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: "POST",
+    url: "/graphql",
+    headers: { ...AUTH, "content-type": "application/json", ...headers },
+    payload: JSON.stringify(body),
+  });
+}
+
+/** What must be the same on both paths. */
+function answer(response: Awaited<ReturnType<typeof post>>) {
+  return {
+    status: response.statusCode,
+    contentType: response.headers["content-type"],
+    retryAfter: response.headers["retry-after"],
+    body: response.body,
+  };
+}
+
+let operations: AnyOperation[];
+beforeAll(async () => {
+  operations = [...(await allOperations()), brokenOperation, liarOperation];
+});
+
+async function appPair(env: Record<string, string> = {}) {
+  const make = (graphqlFastPath: boolean) =>
+    buildApp({
+      config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
+      operations,
+      logger: false,
+      graphqlFastPath,
+    });
+  return { fast: await make(true), yoga: await make(false) };
+}
+
+describe("the GraphQL fast path answers as yoga does", () => {
+  let apps: { fast: FastifyInstance; yoga: FastifyInstance };
+  beforeAll(async () => {
+    apps = await appPair();
+  });
+  afterAll(async () => {
+    await apps.fast.close();
+    await apps.yoga.close();
+  });
+
+  it.each(CASES)("$name", async ({ body, headers }) => {
+    // Twice: the first request prepares the query, the second finds it prepared.
+    for (let round = 0; round < 2; round += 1) {
+      const viaYoga = answer(await post(apps.yoga, body, headers));
+      const viaFastPath = answer(await post(apps.fast, body, headers));
+      expect(viaFastPath).toEqual(viaYoga);
+      expect(viaYoga.status).toBeLessThan(500);
+    }
+  });
+
+  it("over the quota, a 429 with Retry-After", async () => {
+    const limited = await appPair({ RATE_LIMIT: "3" });
+    const query = {
+      query: '{ math { a: sum(numbers: ["1"]) { count } b: sum(numbers: ["2"]) { count } } }',
+    };
+    const fast = [answer(await post(limited.fast, query)), answer(await post(limited.fast, query))];
+    const yoga = [answer(await post(limited.yoga, query)), answer(await post(limited.yoga, query))];
+    await limited.fast.close();
+    await limited.yoga.close();
+    expect(fast).toEqual(yoga);
+    expect(fast.map((a) => a.status)).toEqual([200, 429]);
+    expect(fast[1]?.retryAfter).toMatch(/^\d+$/);
+  });
+});
+
+describe("which requests the fast path takes", () => {
+  let fastPath: ReturnType<typeof createFastPath>;
+  beforeAll(() => {
+    fastPath = createFastPath({
+      schema: buildGraphqlSchema(operations),
+      limits: DEFAULT_GRAPHQL_LIMITS,
+      yoga: { fetchAPI: globalThis as never },
+      maskedMessage: "Unexpected error.",
+      logMasked: () => {},
+    });
+  });
+
+  const requestFor = (body: unknown, headers: Record<string, string> = {}, method = "POST") =>
+    ({
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      body,
+      log: { error() {} },
+    }) as unknown as FastifyRequest;
+  const reply = {} as FastifyReply;
+
+  it.each(CASES)("$name: fast $fast", async ({ body, headers, fast }) => {
+    const taken = await fastPath(requestFor(body, headers), reply);
+    expect(taken !== undefined).toBe(fast);
+  });
+
+  it("leaves GET, and bodies that are not JSON, to yoga", async () => {
+    expect(await fastPath(requestFor({ query: SUM }, {}, "GET"), reply)).toBeUndefined();
+    const asText = requestFor(SUM, { "content-type": "application/graphql" });
+    expect(await fastPath(asText, reply)).toBeUndefined();
+  });
+});
