@@ -81,9 +81,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.logLevel,
-            // Asynchronous writes, off the request path (lines written while one write is
-            // pending go out together); pino flushes what is left at exit.
-            stream: pino.destination({ dest: 1, sync: false }),
+            // Asynchronous writes, off the request path, in chunks of at least 4 KB (about
+            // 15 request lines) or every 200 ms, whichever comes first: one write per line
+            // costs more than formatting it. Pino flushes what is left at exit.
+            stream: pino.destination({
+              dest: 1,
+              sync: false,
+              minLength: 4096,
+              periodicFlush: 200,
+            }),
             ...(typeof options.logger === "object" ? options.logger : {}),
           },
     // One line per request, when it completes, without the query string (see RequestLog).

@@ -3,12 +3,13 @@
  * fixed length first (timingSafeEqual needs equal lengths), and every configured key is
  * compared, so the time does not tell which one matched or how much of it.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 
 export const API_KEY_HEADER = "x-api-key";
 export const WWW_AUTHENTICATE = 'APIKey realm="utility-calculation-service", header="X-API-Key"';
 
-const digest = (key: string) => createHash("sha256").update(key, "utf8").digest();
+// One-shot hashing: no Hash object per request.
+const digest = (key: string) => hash("sha256", key, "buffer");
 
 declare module "fastify" {
   interface FastifyRequest {
