@@ -4,7 +4,10 @@
  * logging: what one Node process on this machine can serve at most. Plain JavaScript, run
  * by `node` itself, so nothing (no TypeScript loader) adds to its memory or its start.
  *
- * Usage: node bench/raw-server.mjs   (HOST and PORT from the environment)
+ * With WORK_US set, it also keeps the CPU busy that many microseconds per request: a
+ * yardstick for what a fixed amount of work per request costs in throughput here.
+ *
+ * Usage: node bench/raw-server.mjs   (HOST, PORT and WORK_US from the environment)
  */
 import { createServer } from "node:http";
 
@@ -14,7 +17,17 @@ const HEADERS = {
   "content-length": String(BODY.length),
 };
 
+const WORK_NS = BigInt(Math.round(Number(process.env.WORK_US || 0) * 1000));
+
+/** Busy for `WORK_NS` nanoseconds: CPU time, as a handler's work would be. */
+function work() {
+  if (WORK_NS === 0n) return;
+  const start = process.hrtime.bigint();
+  while (process.hrtime.bigint() - start < WORK_NS);
+}
+
 const server = createServer((_request, response) => {
+  work();
   response.writeHead(200, HEADERS);
   response.end(BODY);
 });

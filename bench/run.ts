@@ -47,8 +47,10 @@ import {
   API_KEY,
   buildWorkloads,
   checkWorkload,
+  isBareServer,
   type ServerName,
   type Workload,
+  YARDSTICK_WORK_US,
 } from "./lib/workload.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -160,19 +162,18 @@ async function startServers(
   const servers = new Map<ServerName, Server>();
   for (const name of needed) {
     log(`starting ${name}…`);
-    const server =
-      name === "raw"
-        ? await startNode({
-            name,
-            args: [path.join(ROOT, "bench", "raw-server.mjs")],
-            env: {},
-            logDir,
-            cwd: ROOT,
-          })
-        : await service(name, name === "workers2" ? { WORKERS: "2" } : {});
+    const server = isBareServer(name)
+      ? await startNode({
+          name,
+          args: [path.join(ROOT, "bench", "raw-server.mjs")],
+          env: name === "raw-10us" ? { WORK_US: String(YARDSTICK_WORK_US) } : {},
+          logDir,
+          cwd: ROOT,
+        })
+      : await service(name, name === "workers2" ? { WORKERS: "2" } : {});
     servers.set(name, server);
     await waitReady(server, {
-      path: name === "raw" ? "/" : "/health",
+      path: isBareServer(name) ? "/" : "/health",
       workers: name === "workers2" ? 2 : 0,
     });
     const pids = [server.pid, ...(name === "workers2" ? childPids(server.pid) : [])];

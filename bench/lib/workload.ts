@@ -13,6 +13,7 @@ export const API_KEY = "bench-key";
 
 export type TargetName =
   | "raw"
+  | "raw-10us"
   | "rest-sum"
   | "rest-mix"
   | "graphql-1"
@@ -21,7 +22,13 @@ export type TargetName =
   | "rest-sum-workers2";
 
 /** Which process answers a target. */
-export type ServerName = "raw" | "service" | "workers2";
+export type ServerName = "raw" | "raw-10us" | "service" | "workers2";
+
+/** CPU time the yardstick server spends per request (bench/raw-server.mjs WORK_US). */
+export const YARDSTICK_WORK_US = 10;
+
+/** Whether a server is one of the bare node:http ones (no service behind it). */
+export const isBareServer = (server: ServerName) => server === "raw" || server === "raw-10us";
 
 export interface BenchRequest {
   method: "GET" | "POST";
@@ -111,6 +118,13 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       name: "raw",
       server: "raw",
       description: "bare node:http server, constant JSON body",
+      calculationsPerRequest: 0,
+      requests: [{ method: "GET", path: SUM_PATH, headers: AUTH, expect: SUM_ANSWER }],
+    },
+    {
+      name: "raw-10us",
+      server: "raw-10us",
+      description: `the same bare server, busy ${YARDSTICK_WORK_US} µs of CPU per request: a yardstick for what so much work per request costs here`,
       calculationsPerRequest: 0,
       requests: [{ method: "GET", path: SUM_PATH, headers: AUTH, expect: SUM_ANSWER }],
     },
