@@ -23,7 +23,7 @@ import {
   validate,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
-import { maskError, processRegularResult, type YogaServerInstance } from "graphql-yoga";
+import { isPromise, maskError, processRegularResult, type YogaServerInstance } from "graphql-yoga";
 import { type GraphqlLimits, measureDocument, queryTextProblem, requestRules } from "./limits.js";
 import { type Charge, quotaRefusal } from "./quota.js";
 
@@ -90,7 +90,7 @@ function fastParams(request: FastifyRequest) {
  *
  * @example
  * const fast = createFastPath({ schema, limits, yoga, maskedMessage, logMasked });
- * const answer = await fast(request, reply);
+ * const answer = await fast(request, reply); // a value, a promise of one, or undefined
  * if (answer) reply.status(answer.status).headers(answer.headers).send(answer.body);
  */
 export function createFastPath(options: FastPathOptions) {
@@ -146,10 +146,33 @@ export function createFastPath(options: FastPathOptions) {
     });
   }
 
-  return async function fastPath(
+  function answer(entry: Prepared, result: ExecutionResult): FastAnswer | Promise<FastAnswer> {
+    if (result.errors?.length) {
+      // Yoga serialises such a result with the compiled query's own stringify, too.
+      const withErrors = { ...result, errors: masked(result.errors) };
+      return answerWithErrors(Object.assign(withErrors, { stringify: entry.compiled.stringify }));
+    }
+    return { status: 200, headers: JSON_ANSWER_HEADERS, body: entry.compiled.stringify(result) };
+  }
+
+  function run(
+    entry: Prepared,
+    context: object,
+    variables: Record<string, unknown>,
+  ): FastAnswer | Promise<FastAnswer> {
+    const result = entry.compiled.query(undefined, context, variables);
+    // Resolvers here answer synchronously: no promise, no microtask, unless one is async.
+    return isPromise(result) ? result.then((done) => answer(entry, done)) : answer(entry, result);
+  }
+
+  /**
+   * The answer, synchronous when nothing on the way is asynchronous (the usual case: a
+   * prepared query, no quota store to ask); undefined, at once, for requests left to yoga.
+   */
+  return function fastPath(
     request: FastifyRequest,
     reply: FastifyReply,
-  ): Promise<FastAnswer | undefined> {
+  ): FastAnswer | Promise<FastAnswer> | undefined {
     const params = fastParams(request);
     if (!params) return undefined;
     const entry = preparedFor(params.query, params.operationName);
@@ -157,18 +180,11 @@ export function createFastPath(options: FastPathOptions) {
     // The same context shape yoga gives resolvers: they need the request (its logger),
     // and the object itself keys the request's problem and list-item budgets.
     const context = { req: request, reply };
-    if (charge) {
-      const state = await charge(request, reply, entry.units);
-      if (state && !state.allowed) {
-        return answerWithErrors({ errors: [quotaRefusal(state, entry.units)] });
-      }
-    }
-    const result = await entry.compiled.query(undefined, context, params.variables);
-    if (result.errors?.length) {
-      // Yoga serialises such a result with the compiled query's own stringify, too.
-      const withErrors = { ...result, errors: masked(result.errors) };
-      return answerWithErrors(Object.assign(withErrors, { stringify: entry.compiled.stringify }));
-    }
-    return { status: 200, headers: JSON_ANSWER_HEADERS, body: entry.compiled.stringify(result) };
+    if (!charge) return run(entry, context, params.variables);
+    return charge(request, reply, entry.units).then((state) =>
+      state && !state.allowed
+        ? answerWithErrors({ errors: [quotaRefusal(state, entry.units)] })
+        : run(entry, context, params.variables),
+    );
   };
 }

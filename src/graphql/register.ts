@@ -13,11 +13,11 @@ import type {
   onRequestHookHandler,
 } from "fastify";
 import { GraphQLError } from "graphql";
-import { createYoga, type YogaLogger } from "graphql-yoga";
+import { createYoga, isPromise, type YogaLogger } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { exampleQuery } from "./examples.js";
-import { createFastPath } from "./fast-path.js";
+import { createFastPath, type FastAnswer } from "./fast-path.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
 import { type Charge, useQuota } from "./quota.js";
@@ -162,24 +162,36 @@ export function registerGraphql(
       // HEAD would run yoga for nothing; it gets the 405 with `Allow`.
       exposeHeadRoute: false,
       onRequest,
-      handler: async (request, reply) => {
+      // Not async: the usual request is answered in this tick, with no promise to wait for.
+      // A synchronous handler that sends returns nothing (fastify would send a value).
+      handler: (request, reply) => {
         if (wantsGraphiql(request)) {
-          return reply
+          reply
             .header("content-security-policy", graphiql.csp)
             .type("text/html; charset=utf-8")
             .send(graphiql.html);
+          return;
         }
-        const fast = fastPath && (await fastPath(request, reply));
-        if (fast) return reply.status(fast.status).headers(fast.headers).send(fast.body);
-        const response = await yoga.handleNodeRequestAndResponse(request, reply, {
-          req: request,
-          reply,
-        });
-        for (const [key, value] of response.headers) reply.header(key, value);
-        reply.status(response.status);
-        // Answers are small JSON documents: sent whole, they skip stream plumbing.
-        return reply.send(await response.text());
+        const fast = fastPath?.(request, reply);
+        if (fast === undefined) return viaYoga(request, reply);
+        if (isPromise(fast)) return fast.then((answer) => send(reply, answer));
+        send(reply, fast);
       },
     });
   });
+
+  function send(reply: FastifyReply, answer: FastAnswer): FastifyReply {
+    return reply.status(answer.status).headers(answer.headers).send(answer.body);
+  }
+
+  async function viaYoga(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, {
+      req: request,
+      reply,
+    });
+    for (const [key, value] of response.headers) reply.header(key, value);
+    reply.status(response.status);
+    // Answers are small JSON documents: sent whole, they skip stream plumbing.
+    return reply.send(await response.text());
+  }
 }
