@@ -5,7 +5,7 @@
  * are counted per key (a hash of it) in units: one per REST request, one per GraphQL
  * operation field.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { API_KEY_HEADER, createKeyChecker, WWW_AUTHENTICATE } from "../http/auth.js";
 import { sendError } from "../http/errors.js";
 import type { Metrics } from "../observability/metrics.js";
@@ -25,9 +25,9 @@ const MAX_BLOCKED_ADDRESSES = 10_000;
 
 export interface AccessControl {
   /** `onRequest` hook: 401/429 unless the key is valid and the key's quota allows one unit. */
-  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  authenticate: onRequestHookHandler;
   /** `onRequest` hook that checks the key only; the route charges its quota itself. */
-  authenticateOnly(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  authenticateOnly: onRequestHookHandler;
   /**
    * Charges `units` to the request's key. Returns the quota state (headers already set
    * on the reply), or undefined when limits are off.
@@ -79,7 +79,14 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     blockedUntil.set(address, { until: Date.now() + state.resetSeconds * 1000, state });
   }
 
-  async function verifyKey(request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * Undefined when the key is good; else the refusal, sent at once or, when the failure
+   * must be counted in the store first, once counted.
+   */
+  function verifyKey(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): FastifyReply | Promise<FastifyReply> | undefined {
     const blocked = authFailures ? blockedState(request.ip) : undefined;
     if (blocked) {
       metrics.rateLimitRejections.inc({ policy: blocked.policy.name });
@@ -91,16 +98,16 @@ export function createAccessControl(options: AccessOptions): AccessControl {
       return undefined;
     }
     const headers: Record<string, string> = { "www-authenticate": WWW_AUTHENTICATE };
-    if (authFailures) {
-      const state = await authFailures.consume(request.ip);
+    if (!authFailures) return sendError(reply, 401, result.reason, headers);
+    return authFailures.consume(request.ip).then((state) => {
       if (!state.allowed) {
         block(request.ip, state);
         metrics.rateLimitRejections.inc({ policy: state.policy.name });
         return tooManyRequests(reply, state, "failed authentication from this address");
       }
       Object.assign(headers, rateLimitHeaders(state));
-    }
-    return sendError(reply, 401, result.reason, headers);
+      return sendError(reply, 401, result.reason, headers);
+    });
   }
 
   async function charge(request: FastifyRequest, reply: FastifyReply, units: number) {
@@ -114,15 +121,25 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     return state;
   }
 
-  return {
-    authenticateOnly: verifyKey,
-    async authenticate(request, reply) {
-      const refused = await verifyKey(request, reply);
-      if (refused) return refused;
-      const state = await charge(request, reply, 1);
-      if (state && !state.allowed) return tooManyRequests(reply, state, "this API key");
-      return undefined;
-    },
-    charge,
-  };
+  /**
+   * The hook, written with `done` so that a good key with no quota to ask for (the usual
+   * case) goes on in the same tick, without a promise. A refused request is answered
+   * here and `done` is not called: fastify goes on to send that answer.
+   */
+  function hook(chargeOneUnit: boolean): onRequestHookHandler {
+    return (request, reply, done) => {
+      const refused = verifyKey(request, reply);
+      if (refused !== undefined) {
+        if (refused instanceof Promise) refused.catch(done);
+        return;
+      }
+      if (!chargeOneUnit || !perKey) return done();
+      charge(request, reply, 1).then((state) => {
+        if (state && !state.allowed) tooManyRequests(reply, state, "this API key");
+        else done();
+      }, done);
+    };
+  }
+
+  return { authenticateOnly: hook(false), authenticate: hook(true), charge };
 }
