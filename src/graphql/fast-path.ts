@@ -51,7 +51,7 @@ interface FastPathOptions {
   charge?: Charge;
 }
 
-/** Distinct query texts (per operation name) kept compiled. */
+/** Distinct query texts kept compiled (each with the operation names asked of it). */
 const PREPARED_CACHED = 256;
 
 const JSON_ANSWER_HEADERS = Object.freeze({ "content-type": "application/json; charset=utf-8" });
@@ -96,7 +96,9 @@ function fastParams(request: FastifyRequest) {
 export function createFastPath(options: FastPathOptions) {
   const { schema, limits, yoga, maskedMessage, logMasked, charge } = options;
   const rules = [...specifiedRules, ...requestRules(limits)];
-  const prepared = new Map<string, Prepared | null>();
+  // By query text, then operation name: no key is built per request (a long query would
+  // be copied into it), and the text's hash is all a lookup computes.
+  const prepared = new Map<string, Map<string | undefined, Prepared>>();
 
   /** Parses, checks and compiles a query, as yoga would; null when yoga must answer. */
   function prepare(query: string, operationName: string | undefined): Prepared | null {
@@ -115,18 +117,20 @@ export function createFastPath(options: FastPathOptions) {
   }
 
   function preparedFor(query: string, operationName: string | undefined): Prepared | null {
-    // Length-prefixed, so no operation name and query text can run together ambiguously.
-    const key = `${operationName?.length ?? -1}:${operationName ?? ""}${query}`;
-    let entry = prepared.get(key);
-    if (entry === undefined) {
-      entry = prepare(query, operationName);
-      // Documents yoga must answer are not remembered: a client may send endless variants.
-      if (entry === null) return null;
+    let byName = prepared.get(query);
+    const known = byName?.get(operationName);
+    if (known) return known;
+    const entry = prepare(query, operationName);
+    // Documents yoga must answer are not remembered: a client may send endless variants.
+    if (entry === null) return null;
+    if (!byName) {
       if (prepared.size >= PREPARED_CACHED) {
         prepared.delete(prepared.keys().next().value as string);
       }
-      prepared.set(key, entry);
+      byName = new Map();
+      prepared.set(query, byName);
     }
+    byName.set(operationName, entry);
     return entry;
   }
 
