@@ -28,6 +28,9 @@ function reject(ctx: IssueSink, input: string, type: string, message: string, ex
   return z.NEVER as never;
 }
 
+/** A literal whose digits before any exponent are not all zeros (tested without splitting). */
+const NONZERO_MANTISSA = /^[^eE]*[1-9]/;
+
 const tooLong = (digits: string) =>
   `Value error, the number needs ${digits} digits in plain notation; the limit is ${MAX_RESULT_DIGITS}`;
 
@@ -65,7 +68,7 @@ export function decimal(options: DecimalOptions = {}) {
       // Checked on the exponent first: a literal like 1e999999999 must not be expanded.
       // Past decimal.js's own exponent range a literal becomes Infinity or 0: refuse those.
       const value = new Exact(text);
-      const writtenAsZero = !/[1-9]/.test(text.split(/[eE]/, 1)[0] ?? "");
+      const writtenAsZero = !NONZERO_MANTISSA.test(text);
       if (!value.isFinite() || value.isZero() !== writtenAsZero) {
         return reject(ctx, text, "value_error", tooLong(`more than ${MAX_RESULT_DIGITS}`));
       }
