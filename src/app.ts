@@ -81,13 +81,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.logLevel,
-            // Asynchronous writes, off the request path, in chunks of at least 4 KB (about
-            // 15 request lines) or every 200 ms, whichever comes first: one write per line
-            // costs more than formatting it. Pino flushes what is left at exit.
+            // Asynchronous writes, off the request path, once 1 KB (a few request lines)
+            // is waiting or every 200 ms: one write per line costs more than formatting
+            // it. Writes of at most 2 KB: sonic-boom measures the pending chunk's byte
+            // length on every line, which costs ~1 µs per line at its 16 KB default and
+            // ~0.3 µs at 2 KB (measured). Pino flushes what is left at exit.
             stream: pino.destination({
               dest: 1,
               sync: false,
-              minLength: 4096,
+              minLength: 1024,
+              maxWrite: 2048,
               periodicFlush: 200,
             }),
             ...(typeof options.logger === "object" ? options.logger : {}),
