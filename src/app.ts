@@ -172,8 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : undefined,
   });
   const runnerFor = (gateway: Gateway) => {
-    // One labelled child per operation and outcome, found by identity rather than by
-    // hashing a label object on every calculation.
+    // One counter per operation and outcome, found by identity rather than by building
+    // a key from a label object on every calculation.
     const counters = new Map<AnyOperation, Map<string, { inc(): void }>>();
     return observedRunner((operation, outcome) => {
       let byOutcome = counters.get(operation);
@@ -184,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       let counter = byOutcome.get(outcome);
       if (!counter) {
         const id = `${operation.area}/${operation.name}`;
-        counter = metrics.calculations.labels({ operation: id, gateway, outcome });
+        counter = metrics.calculationCounter({ operation: id, gateway, outcome });
         byOutcome.set(outcome, counter);
       }
       counter.inc();

@@ -189,6 +189,15 @@ describe("/metrics", () => {
     );
     expect(body).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/v1\/math\/sum"/);
     expect(body).toContain("process_resident_memory_bytes");
+    // Counts are kept between scrapes, and each calculation is counted once.
+    await app.inject({ url: SUM, headers: AUTH });
+    const again = (await app.inject({ url: "/metrics", headers: AUTH })).body;
+    expect(again).toContain(
+      'calculations_total{operation="math/sum",gateway="rest",outcome="ok"} 2',
+    );
+    expect(again).toContain(
+      'calculations_total{operation="math/sum",gateway="graphql",outcome="ok"} 2',
+    );
   });
 
   it("takes a bearer token instead when METRICS_TOKEN is set", async () => {
