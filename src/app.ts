@@ -53,6 +53,29 @@ function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
   return methods;
 }
 
+/** Log lines held in memory at most while stdout is slower than the log (then dropped). */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where the log goes: stdout, written asynchronously (off the request path) once 4 KB is
+ * waiting or every 200 ms, since one write per line costs more than formatting it; pino
+ * flushes what is left at exit. Writes go out one at a time, up to 16 KB each: smaller
+ * ones (tried: 2 KB) could not keep up with a loaded event loop, and the backlog grew
+ * until the heap ran out. Should stdout fall behind all the same, at most
+ * {@link LOG_BUFFER_BYTES} wait; lines beyond are dropped and counted (`onDrop`).
+ */
+function logDestination(onDrop: () => void) {
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: 4096,
+    maxLength: LOG_BUFFER_BYTES,
+    periodicFlush: 200,
+  });
+  destination.on("drop", onDrop);
+  return destination;
+}
+
 /** Store errors come in bursts while Redis is down: log the first, then one a minute. */
 function throttledWarning(warn: (error: Error) => void, intervalMs = 60_000) {
   let last = 0;
@@ -81,18 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.logLevel,
-            // Asynchronous writes, off the request path, once 1 KB (a few request lines)
-            // is waiting or every 200 ms: one write per line costs more than formatting
-            // it. Writes of at most 2 KB: sonic-boom measures the pending chunk's byte
-            // length on every line, which costs ~1 µs per line at its 16 KB default and
-            // ~0.3 µs at 2 KB (measured). Pino flushes what is left at exit.
-            stream: pino.destination({
-              dest: 1,
-              sync: false,
-              minLength: 1024,
-              maxWrite: 2048,
-              periodicFlush: 200,
-            }),
+            stream: logDestination(() => metrics.logLinesDropped.inc()),
             ...(typeof options.logger === "object" ? options.logger : {}),
           },
     // One line per request, when it completes, without the query string (see RequestLog).

@@ -22,6 +22,7 @@ export interface Metrics {
   calculationCounter(labels: CalculationLabels): { inc(): void };
   rateLimitRejections: Counter<"policy">;
   rateLimitStoreFailures: Counter;
+  logLinesDropped: Counter;
 }
 
 /**
@@ -81,6 +82,11 @@ export function createMetrics(): Metrics {
     rateLimitStoreFailures: new Counter({
       name: "rate_limit_store_failures_total",
       help: "Counter-store (Redis) errors; each let a request through uncounted (fail open).",
+      registers: [registry],
+    }),
+    logLinesDropped: new Counter({
+      name: "log_lines_dropped_total",
+      help: "Log lines dropped because stdout fell 16 MB behind the log.",
       registers: [registry],
     }),
   };
