@@ -1,3 +1,4 @@
+import { Address4 } from "ip-address";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
@@ -247,5 +248,23 @@ describe("ip/supernet", () => {
     it("requires networks", () => {
       expect(refusal(undefined)).toEqual([[["networks"], "missing"]]);
     });
+  });
+});
+
+describe("ip/supernet writes IPv4 addresses as ip-address does", () => {
+  // The operation formats dotted decimal itself (for speed); the library is the reference.
+  const samples = [0, 1, 255, 256, 0x7fff_ffff, 0x8000_0000, 0xc0a8_0001, 0xffff_fffe, 0xffff_ffff];
+  let seed = 20251122;
+  for (let i = 0; i < 200; i += 1) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    samples.push((seed * 2) >>> 0);
+  }
+  it.each(samples)("%i", (value) => {
+    const written = Address4.fromBigInt(BigInt(value)).correctForm();
+    const answer = run([written]);
+    expect(answer.networkAddress).toBe(written);
+    expect(answer.networks).toEqual([`${written}/32`]);
+    const mapped = run([`::ffff:${written}`]);
+    expect(mapped.networkAddress).toBe(`::ffff:${written}`);
   });
 });

@@ -85,6 +85,19 @@ function parseNetwork(text: string): ParseOutcome {
 }
 
 /**
+ * Dotted decimal of a 32-bit address. Written out: four shifts, where the library's
+ * round trip (`Address4.fromBigInt(value).correctForm()`) re-parses its own output and
+ * took ~1.3 µs a call, most of this operation's time (measured).
+ *
+ * @example
+ * dottedQuad(0xc0a80001n); // "192.168.0.1"
+ */
+function dottedQuad(value: bigint): string {
+  const n = Number(value);
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
+/**
  * The canonical text of an address: dotted decimal for IPv4; RFC 5952 for IPv6 (lowercase,
  * leading zeros dropped, the first longest run of two or more zero groups as `::`), with
  * IPv4-mapped addresses in the mixed notation RFC 5952 section 5 recommends.
@@ -93,10 +106,8 @@ function parseNetwork(text: string): ParseOutcome {
  * formatAddress(6, 0xffff_0102_0304n); // "::ffff:1.2.3.4"
  */
 function formatAddress(version: IpVersion, value: bigint): string {
-  if (version === 4) return Address4.fromBigInt(value).correctForm();
-  if (value >> 32n === 0xffffn) {
-    return `::ffff:${Address4.fromBigInt(value & 0xffff_ffffn).correctForm()}`;
-  }
+  if (version === 4) return dottedQuad(value);
+  if (value >> 32n === 0xffffn) return `::ffff:${dottedQuad(value & 0xffff_ffffn)}`;
   return Address6.fromBigInt(value).correctForm();
 }
 
