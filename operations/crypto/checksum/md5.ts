@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { defineOperation, z } from "../../../src/kit/index.js";
 import {
   checkDecodable,
@@ -80,7 +80,7 @@ export default defineOperation({
     const bytes = toBytes(text, textEncoding);
     return {
       algorithm: "md5",
-      digest: encodeDigest(createHash("md5").update(bytes).digest(), encoding),
+      digest: encodeDigest(hash("md5", bytes, "buffer"), encoding),
       encoding,
       textBytes: bytes.length,
     };
