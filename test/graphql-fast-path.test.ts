@@ -185,6 +185,23 @@ describe("the GraphQL fast path answers as yoga does", () => {
     }
   });
 
+  it.each(["mutation", "subscription"])("a %s is a validation error, not a fault", async (kind) => {
+    const response = await post(apps.fast, { query: `${kind} { x }` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().errors).toEqual([
+      expect.objectContaining({
+        message: `The ${kind} operation is not supported by the schema.`,
+        extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+      }),
+    ]);
+    const strict = await post(
+      apps.fast,
+      { query: `${kind} { x }` },
+      { accept: "application/graphql-response+json" },
+    );
+    expect(strict.statusCode).toBe(400);
+  });
+
   it("over the quota, a 429 with Retry-After", async () => {
     const limited = await appPair({ RATE_LIMIT: "3" });
     const query = {
