@@ -24,8 +24,8 @@ import {
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import { isPromise, maskError, processRegularResult, type YogaServerInstance } from "graphql-yoga";
-import { type GraphqlLimits, measureDocument, queryTextProblem, requestRules } from "./limits.js";
-import { type Charge, quotaRefusal } from "./quota.js";
+import { type GraphqlLimits, queryTextProblem, requestRules } from "./limits.js";
+import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
 
 /** What the fast path answers: a status, headers and a JSON body. */
 export interface FastAnswer {
@@ -113,7 +113,7 @@ export function createFastPath(options: FastPathOptions) {
     if (getOperationAST(document, operationName)?.operation !== "query") return null;
     const compiled = compileQuery(schema, document, operationName);
     if (!isCompiledQuery(compiled)) return null;
-    return { compiled, units: Math.max(1, measureDocument(document).operationFields) };
+    return { compiled, units: quotaUnits(document) };
   }
 
   function preparedFor(query: string, operationName: string | undefined): Prepared | null {

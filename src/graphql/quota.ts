@@ -4,7 +4,7 @@
  * costs what sending them one by one would.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { GraphQLError } from "graphql";
+import { type DocumentNode, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { QuotaState } from "../limits/rate-limit.js";
 import { measureDocument } from "./limits.js";
@@ -14,6 +14,17 @@ export type Charge = (
   reply: FastifyReply,
   units: number,
 ) => Promise<QuotaState | undefined>;
+
+/**
+ * What a document costs in quota units: its operation fields, and at least 1, so an
+ * introspection query is not free.
+ *
+ * @example
+ * quotaUnits(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }")); // 2
+ */
+export function quotaUnits(document: DocumentNode): number {
+  return Math.max(1, measureDocument(document).operationFields);
+}
 
 /**
  * The error a request over its key's quota gets: HTTP 429 with `Retry-After`.
@@ -34,9 +45,8 @@ export function quotaRefusal(state: QuotaState, units: number): GraphQLError {
 }
 
 /**
- * The yoga plugin: `charge` gets the request's operation-field count (at least 1, so an
- * introspection query is not free); over the quota, the request answers 429 with
- * `Retry-After` and nothing runs.
+ * The yoga plugin: `charge` gets the request's {@link quotaUnits}; over the quota, the
+ * request answers 429 with `Retry-After` and nothing runs.
  *
  * @example
  * createYoga({ schema, plugins: [useQuota(access.charge)] });
@@ -45,7 +55,7 @@ export function useQuota(charge: Charge): Plugin<{ req: FastifyRequest; reply: F
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const { req, reply } = args.contextValue;
-      const units = Math.max(1, measureDocument(args.document).operationFields);
+      const units = quotaUnits(args.document);
       const state = await charge(req, reply, units);
       if (!state || state.allowed) return;
       setResultAndStopExecution({ errors: [quotaRefusal(state, units)] });
