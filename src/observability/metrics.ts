@@ -3,11 +3,15 @@
  * Label values are bounded: route templates, never raw URLs; operation ids, never inputs.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { CalculationOutcome } from "../core/runner.js";
 
 export type Gateway = "rest" | "graphql";
-export type CalculationOutcome = "ok" | "invalid" | "not_found" | "error";
 
-type CalculationLabels = Record<"operation" | "gateway" | "outcome", string>;
+interface CalculationLabels {
+  operation: string;
+  gateway: Gateway;
+  outcome: CalculationOutcome;
+}
 
 export interface Metrics {
   registry: Registry;
@@ -17,7 +21,8 @@ export interface Metrics {
   /**
    * A counter of `calculations` for one set of labels, as a plain number handed to
    * prom-client when the metrics are read: prom-client's own `inc()` builds a key from
-   * the labels on every call, and this runs for every field of every request.
+   * the labels on every call, and this runs for every field of every request. Call it
+   * once per set of labels and keep what it returns: each call adds a counter.
    */
   calculationCounter(labels: CalculationLabels): { inc(): void };
   rateLimitRejections: Counter<"policy">;
