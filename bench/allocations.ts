@@ -14,7 +14,7 @@ import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { GRAPHQL_TEN_SUMS_QUERY } from "./lib/workload.js";
+import { GRAPHQL_TEN_SUMS_QUERY, SUM_PATH } from "./lib/workload.js";
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -33,7 +33,7 @@ const REQUESTS = {
   },
   "rest-sum": {
     method: "GET" as const,
-    url: "/v1/math/sum?numbers=1,2,3",
+    url: SUM_PATH,
     headers: { "x-api-key": KEY },
   },
 };
@@ -63,6 +63,10 @@ async function main(): Promise<void> {
   const app = await buildApp({ config: loadConfig({ API_KEYS: KEY }), logger: false });
   // Warm up first: compiled queries, JIT, caches.
   for (let i = 0; i < 1000; i += 1) await app.inject(request);
+  const probe = await app.inject(request);
+  if (probe.statusCode !== 200 || probe.body.includes('"errors"')) {
+    throw new Error(`${target} does not answer as it should: ${probe.statusCode} ${probe.body}`);
+  }
   const session = new Session();
   session.connect();
   await session.post("HeapProfiler.startSampling", {

@@ -53,7 +53,7 @@ export interface Workload {
 
 const AUTH = { "x-api-key": API_KEY };
 const SUM_ANSWER = { result: 6, decimal: "6", count: 3 };
-const SUM_PATH = "/v1/math/sum?numbers=1,2,3";
+export const SUM_PATH = "/v1/math/sum?numbers=1,2,3";
 
 /** A query string for typed example input: lists as repeated parameters, the rest as text. */
 export function queryOf(input: Record<string, unknown>): string {
