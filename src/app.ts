@@ -5,7 +5,6 @@
 import cluster from "node:cluster";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
-import pino from "pino";
 import { AggregatorRegistry } from "prom-client";
 import { clusterMetrics } from "./cluster.js";
 import type { Config } from "./config.js";
@@ -13,7 +12,12 @@ import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
 import { handleClientError, handleError, sendError } from "./http/errors.js";
-import { RequestLog, registerHttpMetrics, requestIdOf } from "./http/observability.js";
+import {
+  logDestination,
+  RequestLog,
+  registerHttpMetrics,
+  requestIdOf,
+} from "./http/observability.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
 import { createAccessControl } from "./limits/access.js";
@@ -51,29 +55,6 @@ function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
     methods.set(route.url, set);
   });
   return methods;
-}
-
-/** Log lines held in memory at most while stdout is slower than the log (then dropped). */
-const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
-
-/**
- * Where the log goes: stdout, written asynchronously (off the request path) once 4 KB is
- * waiting or every 200 ms, since one write per line costs more than formatting it; pino
- * flushes what is left at exit. Writes go out one at a time, up to 16 KB each: smaller
- * ones (tried: 2 KB) could not keep up with a loaded event loop, and the backlog grew
- * until the heap ran out. Should stdout fall behind all the same, at most
- * {@link LOG_BUFFER_BYTES} wait; lines beyond are dropped and counted (`onDrop`).
- */
-function logDestination(onDrop: () => void) {
-  const destination = pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: 4096,
-    maxLength: LOG_BUFFER_BYTES,
-    periodicFlush: 200,
-  });
-  destination.on("drop", onDrop);
-  return destination;
 }
 
 /** Store errors come in bursts while Redis is down: log the first, then one a minute. */

@@ -189,6 +189,7 @@ describe("/metrics", () => {
     );
     expect(body).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/v1\/math\/sum"/);
     expect(body).toContain("process_resident_memory_bytes");
+    expect(body).toContain("log_lines_dropped_total 0");
     // Counts are kept between scrapes, and each calculation is counted once.
     await app.inject({ url: SUM, headers: AUTH });
     const again = (await app.inject({ url: "/metrics", headers: AUTH })).body;

@@ -11,9 +11,39 @@ import {
   type FastifyRequest,
   LogController,
 } from "fastify";
+import pino from "pino";
 import type { Metrics } from "../observability/metrics.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
+
+/** Log lines held in memory at most while stdout is slower than the log (then dropped). */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where the log goes: stdout (or `dest`), written asynchronously (off the request path)
+ * once 4 KB is waiting or every 200 ms, since one write per line costs more than
+ * formatting it; pino flushes what is left at exit. Writes go out one at a time, up to
+ * 16 KB each: smaller ones (tried: 2 KB) could not keep up with a loaded event loop, and
+ * the backlog grew until the heap ran out. Should the destination fall behind all the
+ * same, at most `maxBytes` wait; lines beyond are dropped and counted (`onDrop`).
+ *
+ * @example
+ * Fastify({ logger: { stream: logDestination(() => metrics.logLinesDropped.inc()) } });
+ */
+export function logDestination(
+  onDrop: () => void,
+  { dest = 1, maxBytes = LOG_BUFFER_BYTES }: { dest?: number | string; maxBytes?: number } = {},
+) {
+  const destination = pino.destination({
+    dest,
+    sync: false,
+    minLength: 4096,
+    maxLength: maxBytes,
+    periodicFlush: 200,
+  });
+  destination.on("drop", onDrop);
+  return destination;
+}
 
 /** What a client may choose as a request id: short, and safe to echo and to log. */
 const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
