@@ -8,9 +8,16 @@ import type { Problem } from "../src/kit/errors.js";
 import { toolNameOf } from "../src/mcp/tools.js";
 
 /** A client connected to `POST <origin>/mcp`, sending `key` (none when undefined). */
-export async function httpClient(origin: string, key: string | undefined): Promise<Client> {
+export async function httpClient(
+  origin: string,
+  key: string | undefined,
+  extraHeaders: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: "ucs-tests", version: "1.0.0" });
-  const headers: Record<string, string> = key === undefined ? {} : { "x-api-key": key };
+  const headers: Record<string, string> = {
+    ...extraHeaders,
+    ...(key === undefined ? {} : { "x-api-key": key }),
+  };
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers } }),
   );

@@ -122,7 +122,7 @@ describe("tool metadata, from each module", () => {
 describe.each(
   operations.map((operation) => [`${operation.area}/${operation.name}`, operation] as const),
 )("%s", (_id, operation) => {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const ajv = new Ajv2020.default({ strict: true, allErrors: true, allowUnionTypes: true });
   ajv.addFormat("decimal", DECIMAL_LITERAL);
   const validate = () => {
     const tool = tools.get(toolNameOf(operation));
