@@ -13,6 +13,7 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import { locate } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -190,6 +191,9 @@ export function createMcpTools(
     }
   }
 
+  // The SDK builds an Ajv instance per server unless given one (it is used only to check
+  // elicitation answers, which these tools never ask for): one for every server.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const listTools = () => list;
   const callTool = (request: { params: { name: string; arguments?: JsonObject } }) =>
     call(request.params.name, request.params.arguments);
@@ -200,7 +204,11 @@ export function createMcpTools(
     server() {
       const server = new Server(
         { name: "utility-calculation-service", version: VERSION },
-        { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+        {
+          capabilities: { tools: { listChanged: false } },
+          instructions: INSTRUCTIONS,
+          jsonSchemaValidator,
+        },
       );
       server.setRequestHandler(ListToolsRequestSchema, listTools);
       server.setRequestHandler(CallToolRequestSchema, callTool);
