@@ -17,6 +17,7 @@ import { DECIMAL_LITERAL } from "../src/kit/decimal.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import type { Problem } from "../src/kit/errors.js";
 import { describeParam } from "../src/kit/params.js";
+import { toolCallsIn } from "../src/mcp/http.js";
 import { toolNameOf } from "../src/mcp/tools.js";
 import { DEFAULT_OPERATIONS_DIR, loadOperations } from "../src/registry/loader.js";
 import { planFor, type QueryValues, toInput } from "../src/rest/query.js";
@@ -207,6 +208,20 @@ describe("tool calls", () => {
     expect(text).toMatch(
       /calculations_total\{operation="math\/sum",gateway="mcp",outcome="ok"\} [1-9]/,
     );
+  });
+});
+
+describe("quota units of a request body", () => {
+  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "math_sum" } };
+  it.each([
+    ["one tools/call", call, 1],
+    ["a batch of two calls and a list", [call, call, { ...call, method: "tools/list" }], 2],
+    ["initialize", { jsonrpc: "2.0", id: 1, method: "initialize" }, 0],
+    ["a notification", { jsonrpc: "2.0", method: "notifications/initialized" }, 0],
+    ["not JSON-RPC at all", "tools/call", 0],
+    ["null", null, 0],
+  ])("%s: %i", (_why, body, units) => {
+    expect(toolCallsIn(body)).toBe(units);
   });
 });
 
