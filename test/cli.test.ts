@@ -179,6 +179,7 @@ describe("the command line", () => {
     ["no operation", [], 2, /Usage/],
     ["an unknown operation", ["math", "nope"], 1, /no operation 'math\/nope'/],
     ["an option without its value", ["math", "sum", "--numbers"], 2, /needs a value/],
+    ["an unknown option", ["math", "sum", "--numbers", "1", "--nope", "x"], 2, /extra_forbidden/],
     ["a stray word", ["math", "sum", "--numbers", "1", "2"], 2, /'2' is not an option/],
     ["an unknown question id", ["fun", "would-you-rather", "--id", "food-999"], 1, /food-999/],
   ])("%s exits %i", async (_why, argv, code, message) => {
