@@ -22,6 +22,7 @@ import { registerCors, registerResponseHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
 import { createAccessControl } from "./limits/access.js";
 import { chooseStore, createQuotaCounter, createRedisClient } from "./limits/rate-limit.js";
+import { registerMcp } from "./mcp/http.js";
 import { createMetrics, type Gateway } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations } from "./registry/loader.js";
@@ -233,5 +234,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(config.rateLimit > 0 ? { charge: access.charge } : {}),
     fastPath: options.graphqlFastPath ?? true,
   });
+  registerMcp(app, operations, access, runnerFor("mcp"));
   return app;
 }

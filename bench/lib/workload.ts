@@ -19,7 +19,8 @@ export type TargetName =
   | "graphql-1"
   | "graphql-10"
   | "graphql-10-sum"
-  | "rest-sum-workers2";
+  | "rest-sum-workers2"
+  | "mcp-sum";
 
 /** Which process answers a target. */
 export type ServerName = "raw" | "raw-10us" | "service" | "workers2";
@@ -85,6 +86,14 @@ export const GRAPHQL_TEN_SUMS_QUERY = `{ ${Array.from(
   { length: BATCH_SIZE },
   (_, i) => `s${i}: math { sum(numbers: ["1","2","3"]) { result decimal count } }`,
 ).join(" ")} }`;
+
+/** REST sum's calculation as one MCP `tools/call` (stateless Streamable HTTP, no session). */
+export const MCP_SUM_CALL = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "math_sum", arguments: { numbers: ["1", "2", "3"] } },
+};
 
 /** Every target's requests, for `operations` (the registry). */
 export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] {
@@ -164,6 +173,32 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       description: `POST /graphql, ${BATCH_SIZE} aliased math.sum fields (REST sum's work, batched)`,
       calculationsPerRequest: BATCH_SIZE,
       requests: [graphqlRequest(GRAPHQL_TEN_SUMS_QUERY, BATCH_SIZE)],
+    },
+    {
+      name: "mcp-sum",
+      server: "service",
+      description: `POST /mcp, one tools/call of math_sum with REST sum's numbers (a fresh SDK server per request, as stateless mode requires)`,
+      calculationsPerRequest: 1,
+      requests: [
+        {
+          method: "POST",
+          path: "/mcp",
+          headers: {
+            ...AUTH,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify(MCP_SUM_CALL),
+          expect: {
+            jsonrpc: "2.0",
+            id: 1,
+            result: {
+              content: [{ type: "text", text: JSON.stringify(SUM_ANSWER) }],
+              structuredContent: SUM_ANSWER,
+            },
+          },
+        },
+      ],
     },
     {
       name: "rest-sum-workers2",

@@ -127,6 +127,7 @@ export default defineOperation({
       .describe("How many questions the choice was made among (1 when asked for by id)."),
   }),
   notFound: "No question has the given `id`.",
+  nondeterministic: "Without `seed` or `id`, the question is drawn at random on every call.",
   examples: [
     {
       title: "A question by its id",

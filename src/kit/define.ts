@@ -36,6 +36,11 @@ export interface OperationSpec<I extends InputSchema, O extends z.ZodType> {
    */
   notFound?: string;
   /**
+   * Set when the same input may answer differently from one call to the next: says when,
+   * in a sentence. Surfaces that advertise idempotence (MCP's `idempotentHint`) read it.
+   */
+  nondeterministic?: string;
+  /**
    * The calculation: pure and synchronous. Throw `CalculationError` for input that is
    * well-formed but cannot be computed, `NotFoundError` for a reference to nothing.
    */

@@ -5,7 +5,7 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { CalculationOutcome } from "../core/runner.js";
 
-export type Gateway = "rest" | "graphql";
+export type Gateway = "rest" | "graphql" | "mcp";
 
 interface CalculationLabels {
   operation: string;
@@ -67,7 +67,7 @@ export function createMetrics(): Metrics {
     }),
     calculations: new Counter({
       name: "calculations_total",
-      help: "Operations run, by operation, gateway (rest, graphql) and outcome.",
+      help: "Operations run, by operation, gateway (rest, graphql, mcp) and outcome.",
       labelNames: ["operation", "gateway", "outcome"],
       registers: [registry],
       collect() {

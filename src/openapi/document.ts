@@ -9,7 +9,14 @@ import { pathOf } from "../registry/loader.js";
 
 type JsonObject = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonObject {
+/**
+ * The JSON Schema of a zod schema as either side sees it: the one conversion every
+ * surface that states a schema uses (OpenAPI here, MCP tools).
+ *
+ * @example
+ * jsonSchema(sum.input, "input").properties.numbers.maxItems; // 10000
+ */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonObject {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",

@@ -1,0 +1,103 @@
+/**
+ * MCP over Streamable HTTP at `POST /mcp`, stateless: no session, so any replica can
+ * answer any request. Behind the same access layer as every route (the key before
+ * anything is read; one quota unit per tool call), and answered through fastify's own
+ * reply, so the request log line, metrics and security headers are those of REST.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Runner } from "../core/runner.js";
+import { sendError } from "../http/errors.js";
+import type { AnyOperation } from "../kit/define.js";
+import type { AccessControl } from "../limits/access.js";
+import { createMcpTools } from "./tools.js";
+
+export const MCP_PATH = "/mcp";
+
+/** The request headers the SDK's transport reads. */
+const FORWARDED_HEADERS = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id"];
+
+/** How many `tools/call` messages a JSON-RPC body (one message or a batch) holds. */
+export function toolCallsIn(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let calls = 0;
+  for (const message of messages) {
+    if (
+      typeof message === "object" &&
+      message !== null &&
+      (message as { method?: unknown }).method === "tools/call"
+    ) {
+      calls += 1;
+    }
+  }
+  return calls;
+}
+
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return new Request(`http://${request.hostname || "localhost"}${MCP_PATH}`, {
+    method: "POST",
+    headers,
+  });
+}
+
+/**
+ * Registers `POST /mcp` for `operations`, each tool call run by `run` (the gateway's
+ * observed runner). Other methods get the service's 405: without sessions there is no
+ * stream to open (GET) or end (DELETE).
+ *
+ * @example
+ * registerMcp(app, operations, access, runnerFor("mcp"));
+ */
+export function registerMcp(
+  app: FastifyInstance,
+  operations: readonly AnyOperation[],
+  access: AccessControl,
+  run: Runner,
+): void {
+  const tools = createMcpTools(operations, run, (error) =>
+    app.log.error({ err: error }, "unexpected fault"),
+  );
+
+  async function chargeToolCalls(request: FastifyRequest, reply: FastifyReply) {
+    const units = toolCallsIn(request.body);
+    if (units === 0) return;
+    const state = await access.charge(request, reply, units);
+    if (state && !state.allowed) {
+      return sendError(
+        reply,
+        429,
+        `Too many requests: this API key is limited to ${state.policy.limit} calculations per ${state.policy.windowSeconds} seconds; this request asks for ${units}; retry in ${state.resetSeconds} seconds`,
+      );
+    }
+  }
+
+  app.post(
+    MCP_PATH,
+    { onRequest: access.authenticateOnly, preHandler: chargeToolCalls },
+    async (request, reply) => {
+      // Stateless: the SDK wants a fresh server and transport for every request.
+      const server = tools.server();
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      try {
+        await server.connect(transport);
+        const response = await transport.handleRequest(webRequest(request), {
+          parsedBody: request.body,
+        });
+        reply.code(response.status);
+        for (const [name, value] of response.headers) reply.header(name, value);
+        const text = await response.text();
+        return reply.send(text.length > 0 ? text : undefined);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+}

@@ -1,0 +1,218 @@
+/**
+ * The MCP surface's one adapter over the registry: a tool per operation, and the tool
+ * call that runs it through the shared runner. Transports (Streamable HTTP, stdio) only
+ * carry messages to a server built here.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
+import { locate } from "../http/errors.js";
+import type { AnyOperation } from "../kit/define.js";
+import type { Problem } from "../kit/errors.js";
+import { describeParam, type ParamDescription } from "../kit/params.js";
+import { jsonSchema } from "../openapi/document.js";
+import { VERSION } from "../version.js";
+
+type JsonObject = Record<string, unknown>;
+
+/** Where a problem sits in a tool call: the `arguments` object, then the parameter. */
+export const ARGUMENTS_SOURCE = "arguments";
+
+/** `math/nth-root` → `math_nth_root`, `crypto/checksum/md5` → `crypto_checksum_md5`. */
+export function toolNameOf(operation: AnyOperation): string {
+  return `${operation.area}_${operation.name}`.replace(/[/-]/g, "_");
+}
+
+/** A decimal parameter's schema widened to a JSON number too, as GraphQL's `Decimal`. */
+function acceptNumber(schema: JsonObject): JsonObject {
+  const { description, ...asString } = schema;
+  return {
+    anyOf: [asString, { type: "number" }],
+    ...(description === undefined ? {} : { description }),
+  };
+}
+
+/**
+ * The tool's input schema: the operation's input as the OpenAPI document states it, with
+ * decimals (and lists of them) also taking a JSON number, and no other property allowed.
+ */
+function inputSchemaOf(operation: AnyOperation, params: Map<string, ParamDescription>): JsonObject {
+  const schema = jsonSchema(operation.input, "input");
+  const properties = { ...(schema.properties as Record<string, JsonObject>) };
+  for (const [name, param] of params) {
+    const property = properties[name];
+    if (!property) continue;
+    if (param.kind === "decimal") properties[name] = acceptNumber(property);
+    if (param.kind === "list" && param.item?.kind === "decimal") {
+      properties[name] = { ...property, items: acceptNumber(property.items as JsonObject) };
+    }
+  }
+  return { ...schema, properties, additionalProperties: false };
+}
+
+/** One operation as a tool: what `tools/list` shows and what a call needs, made once. */
+interface ToolEntry {
+  operation: AnyOperation;
+  params: Map<string, ParamDescription>;
+  /** Whether the result may carry `structuredContent` (MCP wants an object there). */
+  structured: boolean;
+}
+
+export interface McpTools {
+  /** The `tools/list` answer, built once. */
+  readonly list: ListToolsResult;
+  /** Runs one `tools/call`. Throws `McpError` only for an unknown tool name. */
+  call(name: string, args: JsonObject | undefined): CallToolResult;
+  /** A server answering `tools/list` and `tools/call`; connect it to one transport. */
+  server(): Server;
+}
+
+function decimalText(value: unknown): unknown {
+  return typeof value === "number" && Number.isFinite(value) ? String(value) : value;
+}
+
+/**
+ * The operation's input from a tool call's arguments: decimals given as JSON numbers
+ * become their shortest text (send strings to keep every digit), everything else is
+ * passed on for the runner to check. Unknown arguments are problems, as in REST.
+ */
+function inputOf(
+  entry: ToolEntry,
+  args: JsonObject,
+): { input: Record<string, unknown>; problems: Problem[] } {
+  const input: Record<string, unknown> = {};
+  const problems: Problem[] = [];
+  for (const name of Object.keys(args)) {
+    const param = entry.params.get(name);
+    const value = args[name];
+    if (!param) {
+      problems.push({
+        loc: [name],
+        msg: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+      });
+    } else if (param.kind === "decimal") {
+      input[name] = decimalText(value);
+    } else if (param.kind === "list" && param.item?.kind === "decimal" && Array.isArray(value)) {
+      input[name] = value.map(decimalText);
+    } else {
+      input[name] = value;
+    }
+  }
+  return { input, problems };
+}
+
+function errorResult(detail: string | Problem[]): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify({ detail }) }] };
+}
+
+const INSTRUCTIONS =
+  "Exact calculations: each tool is one operation of the Utility Calculation Service. " +
+  'Give decimals as JSON strings ("0.1") to keep every digit; numbers are accepted too. ' +
+  'An invalid call answers isError with {"detail": [...]}: every problem, Pydantic style.';
+
+/**
+ * Builds the tools for `operations`, each call run by `run`. `onFault` hears about
+ * unexpected errors (the caller gets only "Internal Server Error").
+ *
+ * @example
+ * const tools = createMcpTools(operations, execute, (error) => log.error({ err: error }));
+ * await tools.server().connect(new StdioServerTransport());
+ */
+export function createMcpTools(
+  operations: readonly AnyOperation[],
+  run: Runner,
+  onFault: (error: unknown) => void,
+): McpTools {
+  const entries = new Map<string, ToolEntry>();
+  const tools: Tool[] = [];
+  for (const operation of operations) {
+    const name = toolNameOf(operation);
+    const clash = entries.get(name)?.operation;
+    if (clash) {
+      throw new Error(
+        `MCP tool name '${name}' is shared by ${clash.area}/${clash.name} and ${operation.area}/${operation.name}`,
+      );
+    }
+    const params = new Map(
+      Object.entries(operation.input.shape).map(([param, schema]) => [
+        param,
+        describeParam(schema),
+      ]),
+    );
+    const outputSchema = jsonSchema(operation.output, "output");
+    const structured = outputSchema.type === "object";
+    entries.set(name, { operation, params, structured });
+    tools.push({
+      name,
+      title: operation.summary,
+      description: operation.nondeterministic
+        ? `${operation.description}\n\n${operation.nondeterministic}`
+        : operation.description,
+      inputSchema: inputSchemaOf(operation, params) as Tool["inputSchema"],
+      ...(structured ? { outputSchema: outputSchema as Tool["outputSchema"] } : {}),
+      annotations: {
+        title: operation.summary,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: operation.nondeterministic === undefined,
+        openWorldHint: false,
+      },
+    });
+  }
+  const list: ListToolsResult = { tools };
+
+  function call(name: string, args: JsonObject | undefined): CallToolResult {
+    const entry = entries.get(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const { input, problems } = inputOf(entry, args ?? {});
+    try {
+      const body = run(entry.operation, input, problems);
+      const text = JSON.stringify(body);
+      return entry.structured
+        ? { content: [{ type: "text", text }], structuredContent: body as JsonObject }
+        : { content: [{ type: "text", text }] };
+    } catch (error) {
+      if (error instanceof InvalidInputError) {
+        return errorResult(locate(error.problems, ARGUMENTS_SOURCE));
+      }
+      if (error instanceof NotFoundError) return errorResult(error.message);
+      onFault(error);
+      return errorResult("Internal Server Error");
+    }
+  }
+
+  // The SDK builds an Ajv instance per server unless given one (it is used only to check
+  // elicitation answers, which these tools never ask for): one for every server.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  const listTools = () => list;
+  const callTool = (request: { params: { name: string; arguments?: JsonObject } }) =>
+    call(request.params.name, request.params.arguments);
+
+  return {
+    list,
+    call,
+    server() {
+      const server = new Server(
+        { name: "utility-calculation-service", version: VERSION },
+        {
+          capabilities: { tools: { listChanged: false } },
+          instructions: INSTRUCTIONS,
+          jsonSchemaValidator,
+        },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, listTools);
+      server.setRequestHandler(CallToolRequestSchema, callTool);
+      return server;
+    },
+  };
+}

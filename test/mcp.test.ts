@@ -1,0 +1,249 @@
+/**
+ * MCP tools from the registry, in-process over Streamable HTTP with the SDK's client:
+ * tool metadata, the input schemas against every example and the contract's bad values,
+ * every bad value as a tool call (the same problems as REST's 422), metrics, and a
+ * dropped-in module appearing as a tool. The started process and stdio are in
+ * test/process/mcp.test.ts.
+ */
+import { fileURLToPath } from "node:url";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { DECIMAL_LITERAL } from "../src/kit/decimal.js";
+import type { AnyOperation } from "../src/kit/define.js";
+import type { Problem } from "../src/kit/errors.js";
+import { describeParam } from "../src/kit/params.js";
+import { toolCallsIn } from "../src/mcp/http.js";
+import { toolNameOf } from "../src/mcp/tools.js";
+import { DEFAULT_OPERATIONS_DIR, loadOperations } from "../src/registry/loader.js";
+import { planFor, type QueryValues, toInput } from "../src/rest/query.js";
+import { badValuesFor } from "./bad-values.js";
+import { AUTH, allOperations, queryOf, TEST_KEY, testApp, urlOf } from "./helpers.js";
+import { asToolProblems, callOperation, httpClient, textJson } from "./mcp-helpers.js";
+
+const operations = await allOperations();
+
+/**
+ * Bad values a JSON Schema cannot refuse: the literal is well-formed and short, and only
+ * the digits it would need in plain notation break the limit. The tool call refuses them
+ * (checked below with every other bad value).
+ */
+const BEYOND_JSON_SCHEMA = new Map([
+  ["huge exponent", "1e999999999 needs a billion digits written out"],
+  ["tiny exponent", "1e-999999999 needs a billion digits written out"],
+  ["item huge exponent", "1e999999999 needs a billion digits written out"],
+  ["item tiny exponent", "1e-999999999 needs a billion digits written out"],
+]);
+
+interface BadCase {
+  name: string;
+  why: string;
+  /** The REST query of the case. */
+  query: string;
+  /** The same input as tool arguments (query values through REST's conversion). */
+  args: Record<string, unknown>;
+}
+
+/** The contract's bad values as both a query and tool arguments; repeats have no JSON form. */
+function badCases(operation: AnyOperation): BadCase[] {
+  const base = (operation.examples[0]?.input ?? {}) as Record<string, unknown>;
+  const plan = planFor(operation);
+  return Object.entries(operation.input.shape).flatMap(([name, schema]) => {
+    const param = describeParam(schema);
+    const example = base[name] ?? operation.examples.find((e) => name in e.input)?.input[name];
+    const valid = example === undefined ? ["1"] : [example].flat().map(String);
+    const rest = { ...base };
+    delete rest[name];
+    const cases = badValuesFor(param, valid).map((bad) => ({ why: bad.why, values: bad.values }));
+    if (param.required) cases.push({ why: "missing", values: [] });
+    return cases.flatMap(({ why, values }) => {
+      const query = [
+        queryOf(rest),
+        ...values.map((v) => `${encodeURIComponent(name)}=${encodeURIComponent(v)}`),
+      ]
+        .filter(Boolean)
+        .join("&");
+      const queryValues: QueryValues = Object.create(null);
+      for (const [key, value] of new URLSearchParams(query)) {
+        queryValues[key] = [...(queryValues[key] ?? []), value];
+      }
+      const converted = toInput(plan, queryValues);
+      if (converted.problems.length > 0) return [];
+      return [{ name, why, query, args: converted.input }];
+    });
+  });
+}
+
+let app: FastifyInstance;
+let client: Client;
+let tools: Map<string, Tool>;
+
+beforeAll(async () => {
+  app = await testApp();
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as { port: number };
+  client = await httpClient(`http://127.0.0.1:${port}`, TEST_KEY);
+  tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+});
+afterAll(async () => {
+  await client?.close();
+  await app?.close();
+});
+
+describe("tool metadata, from each module", () => {
+  it.each(operations.map((operation) => [toolNameOf(operation), operation] as const))(
+    "%s",
+    (name, operation) => {
+      expect(name).toBe(`${operation.area}_${operation.name}`.replaceAll(/[/-]/g, "_"));
+      const tool = tools.get(name);
+      expect(tool?.title).toBe(operation.summary);
+      expect(tool?.description).toContain(operation.description);
+      expect(tool?.annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: operation.nondeterministic === undefined,
+        openWorldHint: false,
+      });
+      expect(tool?.inputSchema.type).toBe("object");
+      expect(tool?.outputSchema?.type).toBe("object");
+      expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(
+        Object.keys(operation.input.shape),
+      );
+    },
+  );
+
+  it("declares would-you-rather, random without a seed, not idempotent", () => {
+    expect(tools.get("fun_would_you_rather")?.annotations?.idempotentHint).toBe(false);
+  });
+});
+
+describe.each(
+  operations.map((operation) => [`${operation.area}/${operation.name}`, operation] as const),
+)("%s", (_id, operation) => {
+  const ajv = new Ajv2020.default({ strict: true, allErrors: true, allowUnionTypes: true });
+  ajv.addFormat("decimal", DECIMAL_LITERAL);
+  const validate = () => {
+    const tool = tools.get(toolNameOf(operation));
+    if (!tool) throw new Error(`no tool ${toolNameOf(operation)}`);
+    return ajv.compile(tool.inputSchema);
+  };
+
+  it.each(operation.examples.map((example) => [example.title, example] as const))(
+    "the input schema takes example '%s', and the call answers REST's body",
+    async (_title, example) => {
+      const check = validate();
+      expect(check(example.input), JSON.stringify(check.errors)).toBe(true);
+      const result = await callOperation(client, operation, example.input);
+      const rest = await app.inject({
+        url: urlOf(operation, queryOf(example.input)),
+        headers: AUTH,
+      });
+      expect(result.isError ?? false).toBe(false);
+      expect(result.structuredContent).toEqual(rest.json());
+      expect((result.content[0] as { text: string }).text).toBe(rest.body);
+    },
+  );
+
+  it.each(badCases(operation).map((bad) => [bad.name, bad.why, bad] as const))(
+    "bad %s (%s): refused by the schema, and as a call with REST's problems",
+    async (_name, why, bad) => {
+      const check = validate();
+      const args = JSON.parse(JSON.stringify(bad.args)) as Record<string, unknown>;
+      // The table above stays true: what it lists passes the schema, everything else fails it.
+      expect(check(bad.args), why).toBe(BEYOND_JSON_SCHEMA.has(why));
+      const result = await callOperation(client, operation, args);
+      expect(result.isError).toBe(true);
+      const { detail } = textJson(result) as { detail: Problem[] };
+      expect(detail.some((p) => p.loc[0] === "arguments" && p.loc[1] === bad.name)).toBe(true);
+      // A JSON round trip can change what is sent (a 10,000-digit integer is Infinity, sent as null).
+      if (JSON.stringify(args) === JSON.stringify(bad.args)) {
+        const rest = await app.inject({ url: urlOf(operation, bad.query), headers: AUTH });
+        expect(rest.statusCode).toBe(422);
+        expect(detail).toEqual(asToolProblems(rest.json().detail));
+      }
+    },
+  );
+});
+
+describe("tool calls", () => {
+  const sum = operations.find((o) => o.area === "math" && o.name === "sum") as AnyOperation;
+
+  it.each([
+    ["strings keep every digit", { numbers: ["0.1", "0.2"] }, "0.3"],
+    ["numbers are taken as their shortest text", { numbers: [0.1, 0.2] }, "0.3"],
+    ["both at once", { numbers: ["1e-30", 1] }, "1.000000000000000000000000000001"],
+  ])("decimals: %s", async (_why, args, decimal) => {
+    const result = await callOperation(client, sum, args);
+    expect(result.structuredContent).toMatchObject({ decimal });
+  });
+
+  it("lists every problem, unknown arguments included, as REST's 422 does", async () => {
+    const result = await callOperation(client, sum, { numbers: ["1", "x"], nope: 1 });
+    const rest = await app.inject({ url: "/v1/math/sum?numbers=1,x&nope=1", headers: AUTH });
+    expect(result.isError).toBe(true);
+    expect(textJson(result)).toEqual({ detail: asToolProblems(rest.json().detail) });
+  });
+
+  it("answers an unknown question id with REST's 404 text", async () => {
+    const wyr = operations.find((o) => o.name === "would-you-rather") as AnyOperation;
+    const result = await callOperation(client, wyr, { id: "food-999" });
+    const rest = await app.inject({ url: urlOf(wyr, "id=food-999"), headers: AUTH });
+    expect(rest.statusCode).toBe(404);
+    expect(result.isError).toBe(true);
+    expect(textJson(result)).toEqual(rest.json());
+  });
+
+  it("an unknown tool is a protocol error", async () => {
+    await expect(client.callTool({ name: "math_nope", arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+  });
+
+  it("counts calculations with gateway=mcp", async () => {
+    await callOperation(client, sum, { numbers: ["1"] });
+    const text = (await app.inject({ url: "/metrics", headers: AUTH })).body;
+    expect(text).toMatch(
+      /calculations_total\{operation="math\/sum",gateway="mcp",outcome="ok"\} [1-9]/,
+    );
+  });
+});
+
+describe("quota units of a request body", () => {
+  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "math_sum" } };
+  it.each([
+    ["one tools/call", call, 1],
+    ["a batch of two calls and a list", [call, call, { ...call, method: "tools/list" }], 2],
+    ["initialize", { jsonrpc: "2.0", id: 1, method: "initialize" }, 0],
+    ["a notification", { jsonrpc: "2.0", method: "notifications/initialized" }, 0],
+    ["not JSON-RPC at all", "tools/call", 0],
+    ["null", null, 0],
+  ])("%s: %i", (_why, body, units) => {
+    expect(toolCallsIn(body)).toBe(units);
+  });
+});
+
+describe("a module dropped in", () => {
+  it("appears as a tool with no other edit", async () => {
+    const fixtures = fileURLToPath(new URL("./fixtures/operations/", import.meta.url));
+    const withFixture = await buildApp({
+      config: loadConfig({ API_KEYS: TEST_KEY }),
+      operations: await loadOperations([DEFAULT_OPERATIONS_DIR, fixtures]),
+      logger: false,
+    });
+    await withFixture.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = withFixture.server.address() as { port: number };
+    const fixtureClient = await httpClient(`http://127.0.0.1:${port}`, TEST_KEY);
+    try {
+      const names = (await fixtureClient.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("extra_echo");
+      const result = await fixtureClient.callTool({ name: "extra_echo", arguments: { n: 21 } });
+      expect(result.structuredContent).toEqual({ n: 21, doubled: 42 });
+    } finally {
+      await fixtureClient.close();
+      await withFixture.close();
+    }
+  });
+});
