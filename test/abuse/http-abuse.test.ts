@@ -499,7 +499,7 @@ describe("POST /graphql bodies", () => {
   it("invalid JSON is a 400", async () => {
     const result = await raw("graphql invalid JSON", post("application/json", "{abc"));
     expectAnswer(result, 400);
-    expect(JSON.parse(result.body)).toHaveProperty("detail");
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("BAD_REQUEST");
   });
 
   it.each([
@@ -507,9 +507,10 @@ describe("POST /graphql bodies", () => {
     ["no content type", undefined],
     ["multipart", "multipart/form-data; boundary=x"],
     ["form", "application/x-www-form-urlencoded"],
-  ])("%s is a 415", async (name, contentType) => {
+  ])("%s is a 415 with a GraphQL error body", async (name, contentType) => {
     const result = await raw(`graphql ${name}`, post(contentType, '{"query":"{ __typename }"}'));
     expectAnswer(result, 415);
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("an over-deep JSON body is a bounded 400, not a stack overflow", async () => {
