@@ -18,9 +18,11 @@ import {
   destroyAll,
   type HttpResult,
   httpRequest,
+  observed,
   openSocket,
   type RawResult,
   rawExchange,
+  ruleBreakers,
   sleep,
 } from "./raw-http.js";
 
@@ -513,6 +515,29 @@ describe("POST /graphql bodies", () => {
     expect(JSON.parse(result.body).errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
+  it.each([
+    ["{}", "{}"],
+    ["null", "null"],
+    ["a JSON string", '"{ __typename }"'],
+    ["a __proto__ key", '{"query":"{ __typename }","__proto__":{"a":1}}'],
+    ["variables that are not an object", '{"query":"{ __typename }","variables":"x"}'],
+  ])("%s is a 400 GraphQL error", async (name, body) => {
+    const result = await raw(`graphql body ${name}`, post("application/json", body));
+    expectAnswer(result, 400);
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("BAD_REQUEST");
+  });
+
+  it.each([
+    ["variables", "%7Bnope"],
+    ["extensions", "nope"],
+    ["query", "%7B%20__typename%20%C0%AE%7D"],
+  ])("GET with malformed %s is a 400 GraphQL error, not a 500", async (name, value) => {
+    const query = name === "query" ? "" : "query=%7B__typename%7D&";
+    const result = await raw(`graphql GET ${name}`, get(`/graphql?${query}${name}=${value}`));
+    expectAnswer(result, 400);
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("BAD_REQUEST");
+  });
+
   it("an over-deep JSON body is a bounded 400, not a stack overflow", async () => {
     const depth = 100_000;
     const body = `${"[".repeat(depth)}${"]".repeat(depth)}`;
@@ -628,6 +653,12 @@ describe("CPU amplification", () => {
 });
 
 describe("after everything", () => {
+  it("over the whole suite: no response ≥ 500, and every error with a JSON body", () => {
+    expect(observed.length).toBeGreaterThan(100);
+    expect(observed.some((response) => response.status >= 400)).toBe(true);
+    expect(ruleBreakers()).toEqual([]);
+  });
+
   it("the server is up, serving, and logged no unexpected fault", async () => {
     await expectServed();
     expect(app.server.listening).toBe(true);
