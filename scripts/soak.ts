@@ -129,6 +129,8 @@ export interface SoakSummary {
     statuses: Record<string, number>;
     byKind: Record<string, number>;
     serverErrors: number;
+    /** Error answers (status ≥ 400) whose body is not a JSON object: every error has one. */
+    errorsWithoutJsonBody: number;
     /** Requests whose status was not the one their kind expects. */
     unexpected: number;
     unexpectedExamples: string[];
@@ -307,6 +309,16 @@ export function killSoakChildren(): void {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Whether an error body is what every error of the service sends: a JSON object. */
+function isJsonObject(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null;
+  } catch {
+    return false;
+  }
+}
 
 interface Response {
   status: number;
@@ -565,6 +577,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
     let answered = 0;
     let failed = 0;
     let unexpected = 0;
+    let errorsWithoutJsonBody = 0;
     const began = performance.now();
     const deadline = began + durationSeconds * 1000;
 
@@ -581,6 +594,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
           answered += 1;
           statuses[response.status] = (statuses[response.status] ?? 0) + 1;
           if (latencies.length < 500_000) latencies.push(performance.now() - t);
+          if (response.status >= 400 && !isJsonObject(response.body)) errorsWithoutJsonBody += 1;
           if (!shot.expect.includes(response.status)) {
             unexpected += 1;
             if (unexpectedExamples.length < 10) {
@@ -662,6 +676,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
       .reduce((sum, [, count]) => sum + count, 0);
     const failures: string[] = [];
     if (serverErrors > 0) failures.push(`${serverErrors} responses were 5xx`);
+    if (errorsWithoutJsonBody > 0) {
+      failures.push(`${errorsWithoutJsonBody} error responses had no JSON body`);
+    }
     if (errorLogs > 0) failures.push(`the service logged ${errorLogs} errors`);
     if (post.length < 5) failures.push(`only ${post.length} memory samples after the warm-up`);
     if (oldGenerationFloor.sustainedMBPerMin > HEAP_GROWTH_LIMIT_MB_PER_MIN) {
@@ -683,6 +700,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
         statuses,
         byKind,
         serverErrors,
+        errorsWithoutJsonBody,
         unexpected,
         unexpectedExamples,
         latencyMs: {
@@ -741,7 +759,7 @@ export function markdownOf(summary: SoakSummary): string {
     `- statuses: ${Object.entries(r.statuses)
       .map(([status, count]) => `${status}: ${count}`)
       .join(", ")}`,
-    `- 5xx: ${r.serverErrors}; statuses other than expected: ${r.unexpected}`,
+    `- 5xx: ${r.serverErrors}; errors without a JSON body: ${r.errorsWithoutJsonBody}; statuses other than expected: ${r.unexpected}`,
     `- latency: p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
     ...(r.unexpectedExamples.length > 0
       ? ["", "Unexpected:", "", ...r.unexpectedExamples.map((line) => `- \`${line}\``)]

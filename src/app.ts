@@ -11,7 +11,7 @@ import type { Config } from "./config.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
-import { handleClientError, handleError, sendError } from "./http/errors.js";
+import { handleClientError, handleError, requireHost, sendError } from "./http/errors.js";
 import {
   logDestination,
   RequestLog,
@@ -102,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: Math.min(config.headersTimeoutSeconds, config.requestTimeoutSeconds) * 1000,
       // Node enforces both timeouts only when it checks, every 30 s by default.
       connectionsCheckingInterval: 500,
+      // Node's own refusal of a request without Host has no body; `requireHost` answers it.
+      requireHostHeader: false,
     },
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 65_000,
@@ -186,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   app.setErrorHandler(handleError);
+  app.addHook("onRequest", requireHost);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?", 1)[0] ?? "";
     const methods = allowed.get(path);

@@ -6,9 +6,30 @@ import type { ParamDescription } from "../src/kit/params.js";
 
 export interface BadValue {
   why: string;
-  /** Raw query values for the parameter (several = repeated parameter). */
+  /** Query values for the parameter (several = repeated parameter), to be percent-encoded. */
   values: string[];
+  /** The values are already spelled for the query string: send them as they are. */
+  raw?: true;
 }
+
+/**
+ * Spellings that are not valid percent-encoded UTF-8, for every parameter (the parser
+ * decodes every value strictly; for text parameters it is what keeps a hash honest).
+ */
+export const PERCENT_ENCODING_BAD_VALUES: BadValue[] = [
+  { why: "lone %", values: ["%"], raw: true },
+  { why: "% without hex digits", values: ["%ZZ"], raw: true },
+  { why: "% with one hex digit", values: ["a%2"], raw: true },
+  { why: "% before a non-hex letter", values: ["%G1"], raw: true },
+  { why: "overlong '.' (%C0%AE)", values: ["%C0%AE"], raw: true },
+  { why: "overlong NUL (%C0%80)", values: ["%C0%80"], raw: true },
+  { why: "overlong '/' in three bytes", values: ["%E0%80%AF"], raw: true },
+  { why: "encoded high surrogate", values: ["%ED%A0%80"], raw: true },
+  { why: "encoded low surrogate", values: ["%ED%BF%BF"], raw: true },
+  { why: "beyond U+10FFFF", values: ["%F4%90%80%80"], raw: true },
+  { why: "stray continuation byte", values: ["%80"], raw: true },
+  { why: "truncated sequence after NUL", values: ["%00%E2%82"], raw: true },
+];
 
 const COMMON: BadValue[] = [
   { why: "empty", values: [""] },
@@ -73,12 +94,13 @@ export function badValuesFor(param: ParamDescription, valid: string[]): BadValue
   if (param.kind === "list" && param.item) {
     const max = param.max;
     // Comma-separated items: a comma inside one value is two items, so skip that case.
-    const items = scalarBadValues(param.item).filter(
+    const items = [...scalarBadValues(param.item), ...PERCENT_ENCODING_BAD_VALUES].filter(
       (bad) => !bad.values.some((v) => v.includes(",")),
     );
-    const bad = items.map((item) => ({
+    const bad: BadValue[] = items.map((item) => ({
       why: `item ${item.why}`,
-      values: [...valid, ...item.values],
+      values: [...(item.raw ? valid.map(encodeURIComponent) : valid), ...item.values],
+      ...(item.raw ? { raw: item.raw } : {}),
     }));
     if (max !== undefined) {
       bad.push({
@@ -94,6 +116,7 @@ export function badValuesFor(param: ParamDescription, valid: string[]): BadValue
   }
   return [
     ...scalarBadValues(param),
+    ...PERCENT_ENCODING_BAD_VALUES,
     ...(valid.length === 1
       ? [{ why: "repeated", values: [valid[0] as string, valid[0] as string] }]
       : []),

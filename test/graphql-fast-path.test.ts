@@ -121,6 +121,22 @@ const CASES: Case[] = [
   { name: "variables that are a list", body: { query: SUM, variables: [1] }, fast: false },
   { name: "a query that is not a string", body: { query: 1 }, fast: false },
   { name: "a batch (array body)", body: [{ query: SUM }], fast: false },
+  { name: "an empty object", body: {}, fast: false },
+  { name: "null", body: null, fast: false },
+  { name: "a number", body: 5, fast: false },
+  {
+    name: "a __proto__ key",
+    body: JSON.parse(`{"query":${JSON.stringify(SUM)},"__proto__":{"query":"{ x }"}}`),
+    fast: false,
+  },
+  {
+    name: "a lone surrogate in a string variable",
+    body: {
+      query: "query ($t: String!) { crypto { checksumMd5(text: $t) { digest } } }",
+      variables: { t: "a\ud800" },
+    },
+    fast: true,
+  },
   {
     name: "Accept: application/graphql-response+json",
     body: { query: '{ math { sum(numbers: ["x"]) { decimal } } }' },

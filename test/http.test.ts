@@ -1,10 +1,37 @@
 /** The HTTP surface outside the operations: errors, service endpoints, docs. */
+import { connect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { pathOf } from "../src/registry/loader.js";
 import { brokenOperation, liarOperation } from "./fixtures/faulty-operations.js";
-import { AUTH, TEST_KEY, testApp } from "./helpers.js";
+import { AUTH, allOperations, TEST_KEY, testApp } from "./helpers.js";
+
+/** Sends `request` on a raw socket to a listening copy of the app; resolves what came back. */
+async function rawRequest(request: string): Promise<string> {
+  const served = await testApp();
+  await served.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = served.server.address() as { port: number };
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(request));
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error("no answer within 5 s"));
+      }, 5000);
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("error", reject);
+      socket.on("close", () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString("latin1"));
+      });
+    });
+  } finally {
+    await served.close();
+  }
+}
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -52,6 +79,22 @@ describe("errors", () => {
     await faulty.close();
   });
 
+  it("an HTTP/1.1 request without Host is a JSON 400, and the connection is closed", async () => {
+    const answer = await rawRequest(`GET /health HTTP/1.1\r\n\r\n`);
+    const [head = "", body] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(head).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(body ?? "")).toEqual({
+      detail: "Bad Request: an HTTP/1.1 request must carry a Host header",
+    });
+  });
+
+  it("an HTTP/1.0 request needs no Host", async () => {
+    const answer = await rawRequest(`GET /health HTTP/1.0\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it("an oversized URL is refused with 431 or 414, not served", async () => {
     const response = await app.inject({
       url: `/v1/math/sum?numbers=${"1,".repeat(200_000)}1`,
@@ -59,6 +102,32 @@ describe("errors", () => {
     });
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
     expect(response.statusCode).toBeLessThan(500);
+  });
+});
+
+/**
+ * Routes are revealed before authentication, deliberately: a wrong method on an operation's
+ * path is a 405 with `Allow` with or without a key (and an unknown path a 404), because
+ * `/openapi.json` lists every path to anyone. The answer reveals no more than that document.
+ */
+describe("before authentication, paths are as public as the OpenAPI document", () => {
+  it("a wrong method without a key is a 405 on exactly the documented paths, a 404 elsewhere", async () => {
+    const doc = (await app.inject({ url: "/openapi.json" })).json() as { paths: object };
+    const documented = Object.keys(doc.paths).sort();
+    const operations = await allOperations();
+    expect(operations.map(pathOf).sort()).toEqual(documented);
+    for (const path of documented) {
+      const response = await app.inject({ method: "PUT", url: path });
+      expect(response.statusCode, path).toBe(405);
+      expect(response.headers.allow).toBe("GET, HEAD");
+      expect(response.json()).toEqual({ detail: "Method Not Allowed" });
+      expect((await app.inject({ url: path })).statusCode, path).toBe(401);
+    }
+    for (const path of ["/v1/math/nope", "/v1/math", "/v2/math/sum", "/admin"]) {
+      const response = await app.inject({ method: "PUT", url: path });
+      expect(response.statusCode, path).toBe(404);
+      expect(response.json()).toEqual({ detail: "Not Found" });
+    }
   });
 });
 

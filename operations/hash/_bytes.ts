@@ -3,7 +3,7 @@
  * operations (`hash/hmac-md5`, `crypto/checksum/md5`) so they accept and refuse exactly
  * the same inputs.
  */
-import { z } from "../../src/kit/index.js";
+import { text, z } from "../../src/kit/index.js";
 
 /** How a text parameter becomes bytes. */
 export const INPUT_ENCODINGS = ["utf8", "hex", "base64"] as const;
@@ -150,13 +150,14 @@ export function checkDecodable(
 
 /**
  * A text parameter to be turned into bytes: any string up to {@link MAX_TEXT_LENGTH}
- * characters, empty allowed.
+ * characters, empty allowed. The kit's `text()`: a lone surrogate is refused, not hashed
+ * as U+FFFD; bytes that are not UTF-8 text come in with the hex or base64 encodings.
  *
  * @example
  * const input = z.object({ text: textParam("The message.") });
  */
 export function textParam(description: string) {
-  return z.string().max(MAX_TEXT_LENGTH).describe(description);
+  return text({ max: MAX_TEXT_LENGTH, description });
 }
 
 /**

@@ -7,6 +7,7 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import type {
   FastifyBaseLogger,
+  FastifyError,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
@@ -19,6 +20,7 @@ import type { AnyOperation } from "../kit/define.js";
 import { exampleQuery } from "./examples.js";
 import { createFastPath, type FastAnswer } from "./fast-path.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
+import { bodyForEmptyError, handleGraphqlError, useFastifyParams } from "./http-errors.js";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
 import { type Charge, useQuota } from "./quota.js";
 import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
@@ -119,6 +121,7 @@ export function registerGraphql(
     maskedErrors: { errorMessage: MASKED_MESSAGE, isDev: false },
     logging: logger,
     plugins: [
+      useFastifyParams(),
       useRequestLimits(limits),
       ...(options.charge ? [useQuota(options.charge)] : []),
       // Each query text is compiled once into a plain function (cached), instead of being
@@ -156,6 +159,18 @@ export function registerGraphql(
     scope.addContentTypeParser("application/graphql", { parseAs: "string" }, (_req, body, done) =>
       done(null, body),
     );
+    // Plain JSON: a `__proto__` key is valid JSON and becomes an own property like any other
+    // (no prototype is touched), so the body is refused as an unexpected parameter, not
+    // called invalid JSON. Nothing here merges a body into another object.
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser(
+      "application/json",
+      { parseAs: "string" },
+      scope.getDefaultJsonParser("ignore", "ignore"),
+    );
+    scope.setErrorHandler((error, request, reply) =>
+      handleGraphqlError(error as FastifyError, request, reply, MASKED_MESSAGE),
+    );
     scope.route({
       url: GRAPHQL_PATH,
       method: ["GET", "POST"],
@@ -189,9 +204,14 @@ export function registerGraphql(
       req: request,
       reply,
     });
-    for (const [key, value] of response.headers) reply.header(key, value);
     reply.status(response.status);
     // Answers are small JSON documents: sent whole, they skip stream plumbing.
-    return reply.send(await response.text());
+    const body = await response.text();
+    const errorBody = bodyForEmptyError(response.status, body);
+    if (errorBody !== undefined) {
+      return reply.type("application/json; charset=utf-8").send(errorBody);
+    }
+    for (const [key, value] of response.headers) reply.header(key, value);
+    return reply.send(body);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
 
@@ -74,4 +74,24 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
       "Connection: close\r\n\r\n" +
       body,
   );
+}
+
+/**
+ * `onRequest` hook refusing an HTTP/1.1 request without a `Host` header (RFC 9112 §3.2)
+ * with a JSON 400. Node would refuse it itself, with an empty body; the app turns that
+ * off (`requireHostHeader: false`) so that this answer is the one sent.
+ */
+export function requireHost(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  const raw = request.raw;
+  if (raw.headers.host !== undefined || raw.httpVersionMinor !== 1 || raw.httpVersionMajor !== 1) {
+    done();
+    return;
+  }
+  sendError(reply, 400, "Bad Request: an HTTP/1.1 request must carry a Host header", {
+    connection: "close",
+  });
 }

@@ -112,8 +112,33 @@ export function integer(options: { min?: number; max?: number; description?: str
 }
 
 /**
+ * Whether `text` is well-formed UTF-16 (no lone surrogate), so it has a UTF-8 encoding.
+ * `String.prototype.isWellFormed`, which Node 20 has and TypeScript's ES2023 lib omits.
+ *
+ * @example
+ * isWellFormed("\uD800"); // false
+ */
+export function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** Where the first lone surrogate of `text` is (UTF-16 index), or -1. */
+function loneSurrogateAt(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) index++;
+    else return index;
+  }
+  return -1;
+}
+
+/**
  * A string of `min` to `max` characters, counted in Unicode code points (as JSON Schema's
- * `maxLength` counts them), so an emoji is one character, not two UTF-16 units.
+ * `maxLength` counts them), so an emoji is one character, not two UTF-16 units. A string
+ * with a lone surrogate (which JSON's `\ud800` escapes can carry) is refused, never hashed
+ * or scored as U+FFFD: every surface takes exactly the text it was sent, or refuses it.
  *
  * @example
  * text({ min: 1, max: 10_000, description: "The text to score." })
@@ -124,6 +149,16 @@ export function text(options: { min?: number; max: number; description?: string 
   if (options.min !== undefined) schema = schema.min(options.min);
   const checked = schema
     .check((ctx) => {
+      if (!isWellFormed(ctx.value)) {
+        const at = loneSurrogateAt(ctx.value);
+        const code = ctx.value.charCodeAt(at).toString(16).toUpperCase();
+        ctx.issues.push({
+          code: "custom",
+          input: ctx.value,
+          message: `Value error, the text holds a lone surrogate (U+${code} at index ${at}), which is not a Unicode character and has no UTF-8 encoding`,
+          params: { type: "value_error" },
+        });
+      }
       // Never longer in code points than in UTF-16 units: count only when it may matter.
       if (ctx.value.length > max && [...ctx.value].length > max) {
         ctx.issues.push({

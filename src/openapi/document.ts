@@ -130,7 +130,11 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
         "Small, stateless calculations, exact where others round. Every `/v1` operation needs an " +
           "`X-API-Key` header. Arithmetic is done in arbitrary-precision decimal: results carry " +
           "`result` (the nearest double) and `decimal` (the exact value as a string). Invalid " +
-          "input answers 422 with every problem listed, in the FastAPI/Pydantic v2 shape.",
+          "input answers 422 with every problem listed, in the FastAPI/Pydantic v2 shape. A " +
+          "query value is percent-decoded as strict UTF-8: a `%` not followed by two hex digits, " +
+          "or bytes that are not valid UTF-8 (overlong forms, encoded surrogates), is a 422 " +
+          "`value_error` at that parameter, never replaced with U+FFFD; arbitrary bytes go in " +
+          "with the `hex`/`base64` encodings where an operation offers them.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/" }],

@@ -18,9 +18,11 @@ import {
   destroyAll,
   type HttpResult,
   httpRequest,
+  observed,
   openSocket,
   type RawResult,
   rawExchange,
+  ruleBreakers,
   sleep,
 } from "./raw-http.js";
 
@@ -427,6 +429,8 @@ describe("malformed requests", () => {
     ["LF-only line endings", "GET /health HTTP/1.1\nHost: x\n\n"],
     ["HTTP/1.1 without Host", "GET /health HTTP/1.1\r\n\r\n"],
     ["bad percent-escape in the path", `GET /v1/math/%ZZ HTTP/1.1\r\n${STD}\r\n`],
+    // Sent as latin1: the byte 0xE9, raw. Node refuses it, so a value is always ASCII-escaped.
+    ["raw non-ASCII byte in the query", `GET /v1/math/sum?numbers=\xe9 HTTP/1.1\r\n${STD}\r\n`],
     [
       "TLS ClientHello bytes",
       Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03, 0xff, 0x0d]),
@@ -499,7 +503,7 @@ describe("POST /graphql bodies", () => {
   it("invalid JSON is a 400", async () => {
     const result = await raw("graphql invalid JSON", post("application/json", "{abc"));
     expectAnswer(result, 400);
-    expect(JSON.parse(result.body)).toHaveProperty("detail");
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("BAD_REQUEST");
   });
 
   it.each([
@@ -507,9 +511,33 @@ describe("POST /graphql bodies", () => {
     ["no content type", undefined],
     ["multipart", "multipart/form-data; boundary=x"],
     ["form", "application/x-www-form-urlencoded"],
-  ])("%s is a 415", async (name, contentType) => {
+  ])("%s is a 415 with a GraphQL error body", async (name, contentType) => {
     const result = await raw(`graphql ${name}`, post(contentType, '{"query":"{ __typename }"}'));
     expectAnswer(result, 415);
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it.each([
+    ["{}", "{}"],
+    ["null", "null"],
+    ["a JSON string", '"{ __typename }"'],
+    ["a __proto__ key", '{"query":"{ __typename }","__proto__":{"a":1}}'],
+    ["variables that are not an object", '{"query":"{ __typename }","variables":"x"}'],
+  ])("%s is a 400 GraphQL error", async (name, body) => {
+    const result = await raw(`graphql body ${name}`, post("application/json", body));
+    expectAnswer(result, 400);
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("BAD_REQUEST");
+  });
+
+  it.each([
+    ["variables", "%7Bnope"],
+    ["extensions", "nope"],
+    ["query", "%7B%20__typename%20%C0%AE%7D"],
+  ])("GET with malformed %s is a 400 GraphQL error, not a 500", async (name, value) => {
+    const query = name === "query" ? "" : "query=%7B__typename%7D&";
+    const result = await raw(`graphql GET ${name}`, get(`/graphql?${query}${name}=${value}`));
+    expectAnswer(result, 400);
+    expect(JSON.parse(result.body).errors[0].extensions.code).toBe("BAD_REQUEST");
   });
 
   it("an over-deep JSON body is a bounded 400, not a stack overflow", async () => {
@@ -627,6 +655,11 @@ describe("CPU amplification", () => {
 });
 
 describe("after everything", () => {
+  it("over the whole suite: no response ≥ 500, and every error with a JSON body", () => {
+    expect(observed.some((response) => response.status >= 400)).toBe(true);
+    expect(ruleBreakers()).toEqual([]);
+  });
+
   it("the server is up, serving, and logged no unexpected fault", async () => {
     await expectServed();
     expect(app.server.listening).toBe(true);

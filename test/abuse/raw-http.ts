@@ -15,6 +15,49 @@ export function destroyAll(): void {
   sockets.clear();
 }
 
+/** A response seen by this module's clients, for checks across a whole suite. */
+export interface Observed {
+  /** The request's first line (raw) or method and path. */
+  request: string;
+  status: number;
+  /** The first response's body (up to its Content-Length when it has one). */
+  body: string;
+  /** An answer to HEAD: a body is not expected. */
+  head: boolean;
+}
+
+/** Every response that arrived with a status, in order. */
+export const observed: Observed[] = [];
+
+/**
+ * The responses that break the two rules every answer keeps: no status ≥ 500, and every
+ * error (status ≥ 400, HEAD aside) with a JSON document as its body.
+ *
+ * @example
+ * expect(ruleBreakers()).toEqual([]);
+ */
+export function ruleBreakers(): string[] {
+  const broken: string[] = [];
+  for (const { request, status, body, head } of observed) {
+    if (status >= 500) broken.push(`${status} for ${request}`);
+    if (status >= 400 && !head && !isJsonDocument(body)) {
+      broken.push(
+        `${status} without a JSON body for ${request}: ${JSON.stringify(body.slice(0, 80))}`,
+      );
+    }
+  }
+  return broken;
+}
+
+function isJsonDocument(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null;
+  } catch {
+    return false;
+  }
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** What came back on a raw connection. */
@@ -95,8 +138,19 @@ export function rawExchange(
       clearTimeout(timer);
       socket.destroy();
       sockets.delete(socket);
+      const parsed = parse(Buffer.concat(received));
+      if (parsed.status !== undefined) {
+        const request = bytes.subarray(0, bytes.indexOf(13)).toString("latin1").slice(0, 120);
+        const length = Number(parsed.headers["content-length"]);
+        observed.push({
+          request,
+          status: parsed.status,
+          body: Number.isInteger(length) ? parsed.body.slice(0, length) : parsed.body,
+          head: request.startsWith("HEAD "),
+        });
+      }
       resolve({
-        ...parse(Buffer.concat(received)),
+        ...parsed,
         closed,
         timedOut: !closed,
         ms: Math.round(performance.now() - started),
@@ -186,14 +240,21 @@ export function httpRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
+        res.on("end", () => {
+          const result = {
             status: res.statusCode ?? 0,
             headers: res.headers,
             body: Buffer.concat(chunks).toString("utf8"),
             ms: Math.round(performance.now() - started),
-          }),
-        );
+          };
+          observed.push({
+            request: `${method} ${path.slice(0, 100)}`,
+            status: result.status,
+            body: result.body,
+            head: method === "HEAD",
+          });
+          resolve(result);
+        });
         res.on("error", reject);
       },
     );

@@ -32,7 +32,7 @@ it(`${DURATION_S} s of mixed traffic: no 5xx, and the heap floor grows < ${HEAP_
   const f = summary.oldGenerationFloor;
   console.log(
     `soak (${DURATION_S} s): ${r.sent} requests (${r.perSecond}/s), statuses ${JSON.stringify(r.statuses)}, ` +
-      `5xx ${r.serverErrors}; RSS ${summary.rss.startMB} → max ${summary.rss.maxMB} → ` +
+      `5xx ${r.serverErrors}, errors without a JSON body ${r.errorsWithoutJsonBody}; RSS ${summary.rss.startMB} → max ${summary.rss.maxMB} → ` +
       `${summary.rss.endMB} MB (${summary.rss.slopeMBPerMin} MB/min); heap used ` +
       `${summary.heapUsed.startMB} → max ${summary.heapUsed.maxMB} → ${summary.heapUsed.endMB} MB ` +
       `(${summary.heapUsed.slopeMBPerMin} MB/min); old-generation post-GC floor ${f.firstMB} → ` +
@@ -41,6 +41,7 @@ it(`${DURATION_S} s of mixed traffic: no 5xx, and the heap floor grows < ${HEAP_
   );
   if (!summary.passed) console.log(markdownOf(summary));
   expect(r.serverErrors).toBe(0);
+  expect(r.errorsWithoutJsonBody).toBe(0);
   expect(r.failed).toBe(0);
   expect(r.unexpectedExamples).toEqual([]);
   expect(summary.serviceErrorLogs).toBe(0);

@@ -26,11 +26,14 @@ import {
   type InvalidCombination,
   integerArb,
   listArb,
+  MALFORMED_SPELLINGS,
   mutationsArb,
   type OperationSpec,
   operationsOf,
   type Piece,
   patternArb,
+  prng,
+  spell,
   spellRequest,
   type Values,
   valuesArb,
@@ -772,6 +775,8 @@ describe.each(operations.map((op) => [op.path, op] as const))("%s", (path, op) =
               payload: { query, variables },
             });
             const context = `GraphQL ${query}\nvariables ${shorten(JSON.stringify(variables))}\n→ ${response.statusCode} ${shorten(response.body)}\nREST ${rest.response.statusCode} ${shorten(rest.response.body)}`;
+            const broken = oracle.observe(response);
+            if (broken.length > 0) throw new Error(`${broken.join("\n")}\n${context}`);
             if (response.statusCode !== 200)
               throw new Error(`HTTP ${response.statusCode}\n${context}`);
             if (!String(response.headers["content-type"]).startsWith("application/json")) {
@@ -889,6 +894,83 @@ describe("found by fuzzing", () => {
   });
 });
 
+describe("/graphql refuses malformed requests with GraphQL errors", () => {
+  const piece = fc.oneof(
+    fc.string({ unit: "binary", maxLength: 30 }).map((text): Piece => ({ text })),
+    fc.json({ maxDepth: 3 }).map((text): Piece => ({ text })),
+    fc.constantFrom(...MALFORMED_SPELLINGS),
+  );
+  const spelled = (p: Piece, random: () => number) => ("raw" in p ? p.raw : spell(p.text, random));
+
+  /** No 5xx, a JSON body, and that body a GraphQL response (it has `errors` or `data`). */
+  function expectGraphqlAnswer(response: ObservedResponse & { json(): unknown }, sent: string) {
+    const broken = oracle.observe(response);
+    if (broken.length > 0) throw new Error(`${broken.join("\n")}\n${sent}\n→ ${response.body}`);
+    const body = response.json() as Record<string, unknown>;
+    if (!("errors" in body) && !("data" in body)) {
+      throw new Error(`not a GraphQL response\n${sent}\n→ ${response.body}`);
+    }
+  }
+
+  it("GET with any spelling of query, variables and extensions", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(piece, { nil: undefined }),
+        fc.option(piece, { nil: undefined }),
+        fc.option(piece, { nil: undefined }),
+        fc.integer(),
+        async (query, variables, extensions, seed) => {
+          const random = prng(seed);
+          const pairs = Object.entries({
+            query: query ?? { text: "{ __typename }" },
+            variables,
+            extensions,
+          }).flatMap(([name, p]) => (p ? [`${name}=${spelled(p, random)}`] : []));
+          const url = `/graphql?${pairs.join("&")}`;
+          const response = await app.inject({
+            url,
+            headers: { ...AUTH, accept: "application/json" },
+          });
+          expectGraphqlAnswer(response, `GET ${url}`);
+        },
+      ),
+      { seed: seedFor("/graphql", "get"), numRuns: RUNS },
+    );
+  });
+
+  it("POST with any JSON body, or bytes that are not JSON", async () => {
+    const body = fc.oneof(
+      fc.json({ maxDepth: 4 }),
+      fc
+        .record(
+          { query: fc.oneof(fc.string(), fc.json()), variables: fc.jsonValue() },
+          { requiredKeys: [] },
+        )
+        .map((value) => JSON.stringify(value)),
+      fc.string({ unit: "binary", maxLength: 40 }),
+    );
+    const contentType = fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "application/graphql",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+    );
+    await fc.assert(
+      fc.asyncProperty(body, contentType, async (payload, type) => {
+        const response = await app.inject({
+          method: "POST",
+          url: "/graphql",
+          headers: { ...AUTH, "content-type": type },
+          payload,
+        });
+        expectGraphqlAnswer(response, `POST ${type} ${shorten(payload, 200)}`);
+      }),
+      { seed: seedFor("/graphql", "post"), numRuns: RUNS },
+    );
+  });
+});
+
 describe("authentication comes first", () => {
   it("any request to any operation without a valid key answers the documented 401", async () => {
     const byPath = new Map(operations.map((op) => [op.path, op]));
@@ -953,9 +1035,10 @@ describe("rate limiting", () => {
 });
 
 describe("over the whole suite", () => {
-  it("no response ≥ 500, no undocumented status or content type, every body as documented", () => {
+  it("no response ≥ 500, no error without a JSON body, no undocumented status or content type, every body as documented (REST and GraphQL)", () => {
     const {
       serverErrors,
+      errorsWithoutJsonBody,
       undocumentedStatus,
       undocumentedContentType,
       schemaViolations,
@@ -963,6 +1046,7 @@ describe("over the whole suite", () => {
     } = oracle.counts;
     expect({
       serverErrors,
+      errorsWithoutJsonBody,
       undocumentedStatus,
       undocumentedContentType,
       schemaViolations,
@@ -970,6 +1054,7 @@ describe("over the whole suite", () => {
       graphqlUnmasked,
     }).toEqual({
       serverErrors: 0,
+      errorsWithoutJsonBody: 0,
       undocumentedStatus: 0,
       undocumentedContentType: 0,
       schemaViolations: 0,
@@ -1010,6 +1095,7 @@ afterAll(() => {
     ),
     invalidRequests: invalidCount,
     serverErrors: counts.serverErrors,
+    errorsWithoutJsonBody: counts.errorsWithoutJsonBody,
     undocumentedStatus: counts.undocumentedStatus,
     undocumentedContentType: counts.undocumentedContentType,
     schemaViolations: counts.schemaViolations,
@@ -1033,7 +1119,8 @@ afterAll(() => {
     .join(", ");
   console.log(
     `fuzz (seed ${SEED}): ${counts.total} REST requests over ${operations.length} operations (${statuses}); ` +
-      `${counts.serverErrors} responses ≥ 500, ${counts.undocumentedStatus} undocumented statuses, ` +
+      `${counts.serverErrors} responses ≥ 500, ${counts.errorsWithoutJsonBody} errors without a JSON body, ` +
+      `${counts.undocumentedStatus} undocumented statuses, ` +
       `${counts.undocumentedContentType} undocumented content types, ${counts.schemaViolations} schema violations; ` +
       `${graphqlTotal} GraphQL requests, ${graphqlUnmasked} unmasked errors; ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

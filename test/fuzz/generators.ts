@@ -5,12 +5,13 @@
  *
  * 1. *values*: the decoded text of every parameter (`Values`), valid per its schema;
  * 2. *spelling*: a query string that decodes to exactly those values, spelled in one of the
- *    many ways a form decoder accepts (`+` or `%20`, `%31` for `1`, lowercase escapes,
- *    `%C0%AF` or a raw lone surrogate for U+FFFD, list items repeated or comma-joined…).
+ *    many ways a strict form decoder accepts (`+` or `%20`, `%31` for `1`, lowercase escapes,
+ *    raw or escaped UTF-8, list items repeated or comma-joined…).
  *
  * Invalid requests are valid ones with one to three {@link Mutation}s applied: wrong types,
  * out-of-range integers, oversized strings and lists, empty values, missing, duplicated and
- * unknown parameters, and percent-encoding oddities.
+ * unknown parameters, and percent-encoding oddities: for every parameter, text included,
+ * spellings that are not valid percent-encoded UTF-8 ({@link MALFORMED_SPELLINGS}).
  */
 import fc from "fast-check";
 
@@ -378,19 +379,12 @@ const ASCII_CLASS = Array.from({ length: 128 }, (_, code) => {
   if (/[/?:@!$'()*;,]/.test(char)) return 1;
   return 2;
 });
-const isHexDigit = (code: number | undefined) =>
-  code !== undefined &&
-  ((code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102));
 /**
- * Byte sequences that a WHATWG UTF-8 decoder turns into as many U+FFFD as listed: bytes that
- * never start a valid sequence, an overlong `/` and an encoded lone surrogate; a raw lone
- * surrogate is sent by the client as the UTF-8 of U+FFFD.
+ * The spellings of U+FFFD itself: its UTF-8 escaped, or raw (sent as UTF-8 by the client).
+ * Bytes a lenient decoder would turn into U+FFFD (`%C0%AF`, `%ED%A0%80`, `%80`…) are not
+ * spellings of anything: the service refuses them (see {@link MALFORMED_SPELLINGS}).
  */
-const REPLACEMENT_SPELLINGS: Record<number, string[]> = {
-  1: ["%EF%BF%BD", "%80", "%BF", "%C0", "%C1", "%FE", "%FF", "\uD800", "\uDFFF", "\uFFFD"],
-  2: ["%C0%AF", "%C0%80", "%FF%FE"],
-  3: ["%ED%A0%80", "%ED%BF%BF"],
-};
+const REPLACEMENT_SPELLINGS = ["%EF%BF%BD", "%ef%bf%bd", "\uFFFD"];
 const REPLACEMENT = 0xfffd;
 
 /**
@@ -406,19 +400,16 @@ export function spell(text: string, random: Random): string {
     const code = text.codePointAt(index) as number;
     const width = code > 0xffff ? 2 : 1;
     if (code === REPLACEMENT) {
-      let run = 1;
-      while (run < 3 && text.charCodeAt(index + run) === REPLACEMENT) run += 1;
-      const take = Math.min(run, pick(random, [1, 1, 2, 3]));
-      out += pick(random, REPLACEMENT_SPELLINGS[take] as string[]);
-      index += take;
+      out += pick(random, REPLACEMENT_SPELLINGS);
+      index += 1;
       continue;
     }
     const char = text.slice(index, index + width);
     if (code === 0x20) {
       out += random() < 0.5 ? "+" : "%20";
     } else if (code === 0x25) {
-      // A raw `%` stays a `%` unless two hex digits follow it.
-      out += !isHexDigit(text.codePointAt(index + 1)) && random() < 0.5 ? "%" : "%25";
+      // A `%` is always escaped: a raw one not followed by two hex digits is refused.
+      out += "%25";
     } else if (code < 0x80) {
       const kind = ASCII_CLASS[code];
       const raw = kind === 0 ? random() < 0.85 : kind === 1 ? random() < 0.5 : false;
@@ -557,6 +548,29 @@ export const ENCODING_ODDITIES: Piece[] = [
   { raw: "%0A1" },
 ];
 
+/**
+ * Spellings that are not valid percent-encoded UTF-8: bad escapes, overlong forms (NUL
+ * among them), encoded surrogates, code points beyond U+10FFFF, stray and truncated
+ * sequences (after a valid NUL too). Refused for every parameter, text ones included.
+ */
+export const MALFORMED_SPELLINGS: Piece[] = [
+  { raw: "%" },
+  { raw: "%zz" },
+  { raw: "a%2" },
+  { raw: "%G1" },
+  { raw: "100%" },
+  { raw: "%C0%AF" },
+  { raw: "%C0%80" },
+  { raw: "%E0%80%AF" },
+  { raw: "%ED%A0%80" },
+  { raw: "a%ED%BF%BFb" },
+  { raw: "%F4%90%80%80" },
+  { raw: "%80" },
+  { raw: "%FF%FE" },
+  { raw: "%00%C0%80" },
+  { raw: "x%E2%82" },
+];
+
 const WORD_ODDITIES = ["", " ", "NaN", "Infinity", "-Infinity", "null", "undefined", "[]", "{}"];
 
 /** Decoded values that are not valid for a scalar `schema`, as the schema says. */
@@ -564,7 +578,7 @@ export function invalidScalarArb(schema: JsonSchema, inList: boolean): fc.Arbitr
   const kind = kindOf(schema);
   const text = (arb: fc.Arbitrary<string>) =>
     arb.filter((s) => !inList || !s.includes(",")).map((s): Piece => ({ text: s }));
-  const oddities = fc.constantFrom(...ENCODING_ODDITIES);
+  const oddities = fc.constantFrom(...ENCODING_ODDITIES, ...MALFORMED_SPELLINGS);
   const anyString = fc.string({ unit: "binary", maxLength: 20 });
   switch (kind) {
     case "decimal": {
@@ -703,17 +717,12 @@ export function invalidScalarArb(schema: JsonSchema, inList: boolean): fc.Arbitr
         );
       }
       if (min > 0) options.push(text(fc.constant("")));
-      if (options.length === 0) throw new Error("a free text without bounds has no invalid value");
+      options.push(fc.constantFrom(...MALFORMED_SPELLINGS));
       return fc.oneof(...options);
     }
     case "list":
       throw new Error("not a scalar");
   }
-}
-
-/** Whether `schema` (a scalar) has any value that is invalid per the schema alone. */
-function hasInvalidScalar(schema: JsonSchema): boolean {
-  return kindOf(schema) !== "text" || schema.maxLength !== undefined || (schema.minLength ?? 0) > 0;
 }
 
 const PROTOTYPE_NAMES = [
@@ -813,12 +822,10 @@ export function mutationArb(
           1,
         );
       }
-      const badItems: fc.Arbitrary<{ piece: Piece; semantic: boolean }>[] = [];
-      if (hasInvalidScalar(itemSchema)) {
-        badItems.push(
-          invalidScalarArb(itemSchema, true).map((piece) => ({ piece, semantic: false })),
-        );
-      }
+      // Every item kind has invalid values: at least its malformed spellings.
+      const badItems: fc.Arbitrary<{ piece: Piece; semantic: boolean }>[] = [
+        invalidScalarArb(itemSchema, true).map((piece) => ({ piece, semantic: false })),
+      ];
       const known = semanticItems[name];
       if (known && known.length > 0) {
         badItems.push(
@@ -848,24 +855,22 @@ export function mutationArb(
       }
       continue;
     }
-    if (hasInvalidScalar(param.schema)) {
-      add(
-        invalidScalarArb(param.schema, false).map(
-          (piece): Mutation =>
-            labelled(
-              {
-                kind: "bad value",
-                target: name,
-                apply: (values, extra) => {
-                  delete values[name];
-                  extra.push([{ text: name }, piece]);
-                },
+    add(
+      invalidScalarArb(param.schema, false).map(
+        (piece): Mutation =>
+          labelled(
+            {
+              kind: "bad value",
+              target: name,
+              apply: (values, extra) => {
+                delete values[name];
+                extra.push([{ text: name }, piece]);
               },
-              showPiece(piece),
-            ),
-        ),
-      );
-    }
+            },
+            showPiece(piece),
+          ),
+      ),
+    );
     // A single-valued parameter given twice (even twice the same valid value).
     add(
       fc.tuple(scalarArb(param.schema), scalarArb(param.schema)).map(

@@ -80,6 +80,16 @@ export function findNonFiniteToken(body: string): string | undefined {
   return undefined;
 }
 
+/** Whether `body` is a JSON object or array (an error body must be one). */
+export function isJsonDocument(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null;
+  } catch {
+    return false;
+  }
+}
+
 const headerOf = (headers: ObservedResponse["headers"], name: string): string | undefined => {
   const value = headers[name];
   return Array.isArray(value) ? value.join(", ") : value === undefined ? undefined : String(value);
@@ -91,6 +101,8 @@ export interface OracleCounts {
   byOperation: Record<string, Record<string, number>>;
   total: number;
   serverErrors: number;
+  /** Error responses (status ≥ 400) whose body is not a JSON document. */
+  errorsWithoutJsonBody: number;
   undocumentedStatus: number;
   undocumentedContentType: number;
   schemaViolations: number;
@@ -116,6 +128,7 @@ export class Oracle {
     byOperation: {},
     total: 0,
     serverErrors: 0,
+    errorsWithoutJsonBody: 0,
     undocumentedStatus: 0,
     undocumentedContentType: 0,
     schemaViolations: 0,
@@ -170,6 +183,23 @@ export class Oracle {
   }
 
   /**
+   * Counts a response the document does not describe (`/graphql`) against the two rules
+   * every answer keeps: no status ≥ 500, no error without a JSON body. Returns what it broke.
+   */
+  observe(response: ObservedResponse): string[] {
+    const problems: string[] = [];
+    if (response.statusCode >= 500) {
+      this.counts.serverErrors += 1;
+      problems.push(`server error ${response.statusCode}`);
+    }
+    if (response.statusCode >= 400 && !isJsonDocument(response.body)) {
+      this.counts.errorsWithoutJsonBody += 1;
+      problems.push(`error ${response.statusCode} without a JSON body`);
+    }
+    return problems;
+  }
+
+  /**
    * Checks one response to `GET path` and counts it. Returns what is wrong with it (empty
    * when nothing is), with the parsed body for further checks by the caller.
    */
@@ -218,6 +248,7 @@ export class Oracle {
     try {
       body = JSON.parse(response.body);
     } catch {
+      if (response.statusCode >= 400) counts.errorsWithoutJsonBody += 1;
       counts.schemaViolations += 1;
       problems.push(`body is not JSON: ${response.body.slice(0, 200)}`);
       return { problems, body: undefined };
