@@ -3,7 +3,13 @@
  * output. Whatever goes wrong comes out as one of three errors the gateways know.
  */
 import type { AnyOperation } from "../kit/define.js";
-import { CalculationError, NotFoundError, type Problem } from "../kit/errors.js";
+import {
+  calculationProblem,
+  isCalculationError,
+  isNotFoundError,
+  NotFoundError,
+  type Problem,
+} from "../kit/errors.js";
 import { toProblems } from "./problems.js";
 
 /** The input was invalid: every problem found, in Pydantic shape (loc without source). */
@@ -24,6 +30,28 @@ export class OutputContractError extends Error {
   }
 }
 
+/**
+ * The handler threw something that is not one of the kit's errors: a bug, answered as a
+ * 500. Wrapped so that nothing a module throws (an object with a `statusCode`, a
+ * `GraphQLError`) can choose its own answer; the original is the `cause`, for the log.
+ */
+export class HandlerFaultError extends Error {
+  constructor(operation: AnyOperation, cause: unknown) {
+    super(`${operation.area}/${operation.name} failed`, { cause });
+    this.name = "HandlerFaultError";
+  }
+}
+
+/** A returned promise is refused as a wrong shape; its rejection must not go unhandled. */
+function ignoreRejection(value: unknown): void {
+  try {
+    const then = (value as { then?: unknown } | null)?.then;
+    if (typeof then === "function") then.call(value, undefined, () => {});
+  } catch {
+    // A hostile `then` getter: nothing was scheduled.
+  }
+}
+
 export { NotFoundError };
 
 /**
@@ -35,6 +63,7 @@ export { NotFoundError };
  * @throws {InvalidInputError} for bad input, or a `CalculationError` from the handler
  * @throws {NotFoundError} when the input refers to something that does not exist
  * @throws {OutputContractError} when the handler breaks its own output schema
+ * @throws {HandlerFaultError} when the handler throws anything else
  *
  * @example
  * execute(sum, { numbers: ["0.1", "0.2"] }); // { result: 0.3, decimal: "0.3", count: 2 }
@@ -55,9 +84,14 @@ export function execute(
   try {
     output = operation.handler(parsed.data);
   } catch (error) {
-    if (error instanceof CalculationError) throw new InvalidInputError([error.toProblem()]);
-    throw error;
+    // By brand, so that a module bringing its own copy of the kit gets its 422 or 404.
+    if (isCalculationError(error)) throw new InvalidInputError([calculationProblem(error)]);
+    if (isNotFoundError(error)) {
+      throw error instanceof NotFoundError ? error : new NotFoundError(String(error.message));
+    }
+    throw new HandlerFaultError(operation, error);
   }
+  if (typeof output === "object" && output !== null) ignoreRejection(output);
   const checked = operation.output.safeParse(output);
   if (!checked.success) throw new OutputContractError(operation, checked.error.message);
   return checked.data;
