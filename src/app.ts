@@ -24,14 +24,14 @@ import { createAccessControl } from "./limits/access.js";
 import { chooseStore, createQuotaCounter, createRedisClient } from "./limits/rate-limit.js";
 import { createMetrics, type Gateway } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
-import { loadOperations } from "./registry/loader.js";
+import { loadOperations, operationsDirs } from "./registry/loader.js";
 import { parseQueryString } from "./rest/query.js";
 import { registerRestRoutes } from "./rest/routes.js";
 import { VERSION } from "./version.js";
 
 export interface AppOptions {
   config: Config;
-  /** The operations to serve; by default, every module under `operations/`. */
+  /** The operations to serve; by default, every module under `operations/` and OPERATIONS_DIRS. */
   operations?: readonly AnyOperation[];
   /** Pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
@@ -77,7 +77,8 @@ function throttledWarning(warn: (error: Error) => void, intervalMs = 60_000) {
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const operations = options.operations ?? (await loadOperations());
+  const operations =
+    options.operations ?? (await loadOperations(operationsDirs(config.operationsDirs)));
   const metrics = createMetrics();
   const app = Fastify({
     logger:
