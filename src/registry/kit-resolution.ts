@@ -10,16 +10,26 @@ import { register } from "node:module";
 
 const PACKAGE = "utility-calculation-service";
 
+/** Marks an operator's module for the hook: loaded as ESM even without `"type": "module"`. */
+export const OPERATION_QUERY = "ucs-operation";
+
 /** Runs in Node's hooks thread; plain JavaScript, so it needs no TypeScript loader there. */
 const HOOK = `
 let parentURL, source;
 export function initialize(data) { parentURL = data.parentURL; source = data.source; }
-export function resolve(specifier, context, nextResolve) {
-  if (specifier !== ${JSON.stringify(PACKAGE)} && !specifier.startsWith(${JSON.stringify(`${PACKAGE}/`)}) && specifier !== "#kit") {
-    return nextResolve(specifier, context);
+const KIT = /^(?:#kit|${PACKAGE}(?:\\/.*)?)$/;
+export async function resolve(specifier, context, nextResolve) {
+  if (KIT.test(specifier)) {
+    const conditions = source ? [...context.conditions, "ucs-source"] : context.conditions;
+    return nextResolve(specifier, { ...context, parentURL, conditions });
   }
-  const conditions = source ? [...context.conditions, "ucs-source"] : context.conditions;
-  return nextResolve(specifier, { ...context, parentURL, conditions });
+  const resolved = await nextResolve(specifier, context);
+  // An operator's module is ESM whatever its folder's package.json says (or lacks one).
+  if (/[?&]${OPERATION_QUERY}\\b/.test(resolved.url)) {
+    const typescript = /\\.m?ts(?:\\?|$)/.test(resolved.url);
+    return { ...resolved, format: typescript ? "module-typescript" : "module" };
+  }
+  return resolved;
 }
 `;
 

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from "node:util";
 import { execute, InvalidInputError } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
-import { registerKitResolution } from "./kit-resolution.js";
+import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
 
 export class OperationLoadError extends Error {
   override name = "OperationLoadError";
@@ -155,7 +155,7 @@ export async function loadOperations(
   const operations: AnyOperation[] = [];
   const problems: string[] = [];
   const seen = new Map<string, string>();
-  const query = options.fresh ? `?load=${++generation}` : "";
+  const fresh = options.fresh ? `load=${++generation}` : "";
   for (const dir of dirs) {
     const builtIn = path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
     const extensions = builtIn ? [MODULE_EXTENSION] : EXTRA_EXTENSIONS;
@@ -173,7 +173,9 @@ export async function loadOperations(
       if (!FROM_SOURCE && TYPESCRIPT.test(extension)) await loadTypescript();
       let module: { default?: unknown };
       try {
-        module = (await import(pathToFileURL(file).href + query)) as { default?: unknown };
+        const query = builtIn ? fresh : [OPERATION_QUERY, fresh].filter(Boolean).join("&");
+        const url = pathToFileURL(file).href + (query ? `?${query}` : "");
+        module = (await import(url)) as { default?: unknown };
       } catch (error) {
         problems.push(`${file}: cannot be imported: ${(error as Error)?.message ?? error}`);
         continue;
