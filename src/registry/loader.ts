@@ -26,7 +26,6 @@ const FROM_SOURCE = MODULE_EXTENSION === ".ts";
 
 /** What an operator's folder may hold: plain JavaScript, or TypeScript (run through tsx). */
 const EXTRA_EXTENSIONS = [".js", ".mjs", ".ts", ".mts"];
-const TYPESCRIPT = /\.m?ts$/;
 
 const AREA = /^[a-z][a-z0-9-]*$/;
 const NAME = /^[a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*$/;
@@ -151,13 +150,17 @@ export async function loadOperations(
   dirs: string[] = [DEFAULT_OPERATIONS_DIR],
   options: { fresh?: boolean } = {},
 ): Promise<AnyOperation[]> {
+  const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
+  // tsx's hooks must be in place before the kit's (hooks registered later run first), and
+  // a reload may bring the first `.ts` module: with an operator folder, load tsx up front.
+  if (!FROM_SOURCE && !dirs.every(isBuiltIn)) await loadTypescript();
   registerKitResolution(import.meta.url, FROM_SOURCE);
   const operations: AnyOperation[] = [];
   const problems: string[] = [];
   const seen = new Map<string, string>();
   const fresh = options.fresh ? `load=${++generation}` : "";
   for (const dir of dirs) {
-    const builtIn = path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
+    const builtIn = isBuiltIn(dir);
     const extensions = builtIn ? [MODULE_EXTENSION] : EXTRA_EXTENSIONS;
     let files: string[];
     try {
@@ -170,7 +173,6 @@ export async function loadOperations(
       const relative = path.relative(dir, file);
       const extension = moduleExtension(path.basename(file), extensions) ?? "";
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
-      if (!FROM_SOURCE && TYPESCRIPT.test(extension)) await loadTypescript();
       let module: { default?: unknown };
       try {
         const query = builtIn ? fresh : [OPERATION_QUERY, fresh].filter(Boolean).join("&");
