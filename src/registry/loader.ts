@@ -25,7 +25,7 @@ const MODULE_EXTENSION = path.extname(fileURLToPath(import.meta.url));
 const FROM_SOURCE = MODULE_EXTENSION === ".ts";
 
 /** What an operator's folder may hold: plain JavaScript, or TypeScript (run through tsx). */
-const EXTRA_EXTENSIONS = [".js", ".mjs", ".ts", ".mts"];
+const EXTRA_EXTENSIONS = [".mjs", ".mts", ".js", ".ts"]; // `.mjs` before `.js`: matched in order
 
 const AREA = /^[a-z][a-z0-9-]*$/;
 const NAME = /^[a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*$/;
