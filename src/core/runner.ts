@@ -42,15 +42,7 @@ export class HandlerFaultError extends Error {
   }
 }
 
-/** A returned promise is refused as a wrong shape; its rejection must not go unhandled. */
-function ignoreRejection(value: unknown): void {
-  try {
-    const then = (value as { then?: unknown } | null)?.then;
-    if (typeof then === "function") then.call(value, undefined, () => {});
-  } catch {
-    // A hostile `then` getter: nothing was scheduled.
-  }
-}
+const ignore = () => {};
 
 export { NotFoundError };
 
@@ -91,7 +83,9 @@ export function execute(
     }
     throw new HandlerFaultError(operation, error);
   }
-  if (typeof output === "object" && output !== null) ignoreRejection(output);
+  // A promise is refused below as a wrong shape; its rejection must not go unhandled (the
+  // process would exit). Only native promises are tracked as unhandled.
+  if (output instanceof Promise) output.catch(ignore);
   const checked = operation.output.safeParse(output);
   if (!checked.success) throw new OutputContractError(operation, checked.error.message);
   return checked.data;
