@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
@@ -8,7 +9,14 @@ export default defineConfig({
     // Vite would resolve `graphql` to its `.mjs` build while the packages that Node loads
     // (yoga, Pothos) get the CommonJS one: two copies, and graphql refuses types from
     // "another module or realm". Node itself loads only the CommonJS one; so do the tests.
-    alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }],
+    alias: [
+      { find: /^graphql$/, replacement: require.resolve("graphql") },
+      // The kit, as package.json's `imports`/`exports` map it under the `ucs-source` condition.
+      {
+        find: /^(?:#kit|utility-calculation-service\/kit)$/,
+        replacement: fileURLToPath(new URL("./src/kit/index.ts", import.meta.url)),
+      },
+    ],
   },
   test: {
     include: ["operations/**/*.test.ts", "src/**/*.test.ts", "test/**/*.test.ts"],

@@ -3,7 +3,7 @@
  * Tests call `buildApp()` and `app.inject()`; `server.ts` listens.
  */
 import cluster from "node:cluster";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
 import type { Redis } from "ioredis";
 import { AggregatorRegistry } from "prom-client";
 import { clusterMetrics } from "./cluster.js";
@@ -25,25 +25,40 @@ import { chooseStore, createQuotaCounter, createRedisClient } from "./limits/rat
 import { registerMcp } from "./mcp/http.js";
 import { createMetrics, type Gateway } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
-import { loadOperations } from "./registry/loader.js";
+import { loadOperations, operationsDirs } from "./registry/loader.js";
 import { parseQueryString } from "./rest/query.js";
 import { registerRestRoutes } from "./rest/routes.js";
 import { VERSION } from "./version.js";
 
 export interface AppOptions {
   config: Config;
-  /** The operations to serve; by default, every module under `operations/`. */
+  /** The operations to serve; by default, every module under `operations/` and OPERATIONS_DIRS. */
   operations?: readonly AnyOperation[];
   /** Pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
   /** False sends every GraphQL request through yoga (tests compare both paths). */
   graphqlFastPath?: boolean;
+  /** Fastify's `serverFactory`: lets a reload swap which app one HTTP server dispatches to. */
+  serverFactory?: FastifyServerFactory;
+  /**
+   * A reload: the app being replaced, whose logger, metrics, quota counters and lifecycle
+   * the new one takes over, so counts and quotas carry on across the reload.
+   */
+  replacing?: FastifyInstance;
+}
+
+/** What outlives a reload: everything but the operations and what is built from them. */
+interface AppState {
+  metrics: ReturnType<typeof createMetrics>;
+  access: ReturnType<typeof createAccessControl>;
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Set on SIGTERM: /ready answers 503 so load balancers stop sending. */
     lifecycle: { draining: boolean };
+    /** Handed on to the app that replaces this one on a reload. */
+    appState: AppState;
   }
 }
 
@@ -77,18 +92,24 @@ function throttledWarning(warn: (error: Error) => void, intervalMs = 60_000) {
  * const res = await app.inject({ url: "/v1/math/sum?numbers=1,2", headers: { "x-api-key": "k" } });
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config } = options;
-  const operations = options.operations ?? (await loadOperations());
-  const metrics = createMetrics();
+  const { config, replacing } = options;
+  const operations =
+    options.operations ?? (await loadOperations(operationsDirs(config.operationsDirs)));
+  const metrics = replacing?.appState.metrics ?? createMetrics();
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            stream: logDestination(() => metrics.logLinesDropped.inc()),
-            ...(typeof options.logger === "object" ? options.logger : {}),
-          },
+    ...(replacing
+      ? { loggerInstance: replacing.log }
+      : {
+          logger:
+            options.logger === false
+              ? false
+              : {
+                  level: config.logLevel,
+                  stream: logDestination(() => metrics.logLinesDropped.inc()),
+                  ...(typeof options.logger === "object" ? options.logger : {}),
+                },
+        }),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     // One line per request, when it completes, without the query string (see RequestLog).
     logController: new RequestLog(),
     genReqId: requestIdOf,
@@ -116,10 +137,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
   });
-  app.decorate("lifecycle", { draining: false });
+  app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
   const allowed = trackRoutes(app);
 
-  if (cluster.isWorker) {
+  if (cluster.isWorker && !replacing) {
     // Constructing one makes this worker answer the primary's metrics requests.
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metrics.registry]);
@@ -131,42 +152,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics.rateLimitStoreFailures.inc();
     storeFailure(error);
   };
-  let redis: Redis | undefined;
-  if (config.redisUrl && (config.rateLimit > 0 || config.authFailureLimit > 0)) {
-    redis = createRedisClient(config.redisUrl, storeFailure);
-    app.addHook("onClose", async () => {
-      redis?.disconnect();
+  // A reload keeps the quota counters (and their Redis client): a SIGHUP resets no quota.
+  const access = replacing?.appState.access ?? createAccess();
+  function createAccess() {
+    let redis: Redis | undefined;
+    if (config.redisUrl && (config.rateLimit > 0 || config.authFailureLimit > 0)) {
+      redis = createRedisClient(config.redisUrl, storeFailure);
+      app.addHook("onClose", async () => {
+        redis?.disconnect();
+      });
+    }
+    const store = chooseStore(redis);
+    return createAccessControl({
+      keys: config.apiKeys,
+      metrics,
+      perKey:
+        config.rateLimit > 0
+          ? createQuotaCounter(
+              {
+                name: "per-key",
+                limit: config.rateLimit,
+                windowSeconds: config.rateLimitWindowSeconds,
+              },
+              store,
+              onStoreFailure,
+            )
+          : undefined,
+      authFailures:
+        config.authFailureLimit > 0
+          ? createQuotaCounter(
+              {
+                name: "auth-failures",
+                limit: config.authFailureLimit,
+                windowSeconds: config.authFailureWindowSeconds,
+              },
+              store,
+              onStoreFailure,
+            )
+          : undefined,
     });
   }
-  const store = chooseStore(redis);
-  const access = createAccessControl({
-    keys: config.apiKeys,
-    metrics,
-    perKey:
-      config.rateLimit > 0
-        ? createQuotaCounter(
-            {
-              name: "per-key",
-              limit: config.rateLimit,
-              windowSeconds: config.rateLimitWindowSeconds,
-            },
-            store,
-            onStoreFailure,
-          )
-        : undefined,
-    authFailures:
-      config.authFailureLimit > 0
-        ? createQuotaCounter(
-            {
-              name: "auth-failures",
-              limit: config.authFailureLimit,
-              windowSeconds: config.authFailureWindowSeconds,
-            },
-            store,
-            onStoreFailure,
-          )
-        : undefined,
-  });
   const runnerFor = (gateway: Gateway) => {
     // One counter per operation and outcome, found by identity rather than by building
     // a key from a label object on every calculation.
@@ -186,6 +211,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       counter.inc();
     });
   };
+
+  app.decorate("appState", { metrics, access });
 
   app.setErrorHandler(handleError);
   app.addHook("onRequest", requireHost);

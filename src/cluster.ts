@@ -75,6 +75,11 @@ export function runPrimary(config: Config): void {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // Each worker reloads its own operations (reload.ts); new workers load them from disk.
+  process.on("SIGHUP", () => {
+    log("reloading the workers' operations");
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGHUP");
+  });
 }
 
 let nextRequestId = 0;

@@ -37,6 +37,8 @@ export interface Config {
   metricsToken?: string;
   /** Whose X-Forwarded-For to believe: `true` (any hop), or the load balancers' addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** Operator folders of extra operation modules, loaded after the built-in ones. */
+  operationsDirs: string[];
 }
 
 export class ConfigError extends Error {
@@ -127,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutSeconds: integerFrom(env, "REQUEST_TIMEOUT", 30, { min: 1, max: 600 }),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    operationsDirs: listFrom(env.OPERATIONS_DIRS),
   };
 }

@@ -4,9 +4,9 @@
  * exiting live here; everything the service answers is built by app.ts.
  */
 import cluster from "node:cluster";
-import { buildApp } from "./app.js";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
+import { buildReloadableApp } from "./reload.js";
 
 function announceGeneratedKey(config: Config): void {
   if (!config.generatedKey) return;
@@ -22,8 +22,14 @@ function announceGeneratedKey(config: Config): void {
  * in-flight requests finish. Exits 0 when drained, 1 if SHUTDOWN_TIMEOUT passes first.
  */
 async function serve(config: Config): Promise<void> {
-  const app = await buildApp({ config });
+  const service = await buildReloadableApp(config);
+  const { app } = service;
   await app.listen({ host: config.host, port: config.port });
+  // SIGHUP: load the operations afresh (see reload.ts); a refused set leaves the old one.
+  process.on("SIGHUP", () => {
+    app.log.info("SIGHUP: reloading the operations");
+    void service.reload();
+  });
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -104,25 +104,30 @@ describe.each(
 });
 
 describe("the registry", () => {
-  it("serves all sixteen operations of the contract", () => {
-    expect(operations.map((o) => `${o.area}/${o.name}`).sort()).toEqual([
-      "case/detect",
-      "crypto/checksum/md5",
-      "datetime/is-leap-year",
-      "finance/simple-interest",
-      "fun/would-you-rather",
-      "hash/hmac-md5",
-      "ip/supernet",
-      "math/is-between",
-      "math/nth-root",
-      "math/subtract",
-      "math/sum",
-      "misc/fizzbuzz",
-      "misc/status-code",
-      "stats/product",
-      "stats/range",
-      "text/sentiment",
-    ]);
+  // The contract's operations, named once: more may be loaded (new modules, OPERATIONS_DIRS).
+  it("serves every operation the contract names", () => {
+    const ids = operations.map((o) => `${o.area}/${o.name}`);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "case/detect",
+        "crypto/checksum/md5",
+        "datetime/is-leap-year",
+        "finance/simple-interest",
+        "fun/would-you-rather",
+        "hash/hmac-md5",
+        "ip/supernet",
+        "math/is-between",
+        "math/nth-root",
+        "math/subtract",
+        "math/sum",
+        "misc/fizzbuzz",
+        "misc/status-code",
+        "stats/product",
+        "stats/range",
+        "text/sentiment",
+      ]),
+    );
   });
 });
 

@@ -3,16 +3,20 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { AnyOperation } from "../src/kit/define.js";
-import { loadOperations, pathOf } from "../src/registry/loader.js";
+import { loadOperations, operationsDirs, pathOf } from "../src/registry/loader.js";
 
 export const TEST_KEY = "test-key-0123456789";
 export const AUTH = { "x-api-key": TEST_KEY };
 
 let operations: Promise<AnyOperation[]> | undefined;
 
-/** Every operation under operations/, loaded once per test file. */
+/**
+ * Every operation under operations/ and the test run's OPERATIONS_DIRS, loaded once per
+ * test file: `OPERATIONS_DIRS=/my/ops npx vitest run test/contract.test.ts` checks
+ * an operator's modules with every registry-driven suite.
+ */
 export function allOperations(): Promise<AnyOperation[]> {
-  operations ??= loadOperations();
+  operations ??= loadOperations(operationsDirs(loadConfig(process.env).operationsDirs));
   return operations;
 }
 

@@ -34,12 +34,16 @@ describe("loadOperations", () => {
     await app.close();
   });
 
-  it("stops with every problem named: clash, bad example, not an operation", async () => {
+  it("stops with every problem named: clash, bad or failing example, not an operation", async () => {
     const load = loadOperations([DEFAULT_OPERATIONS_DIR, fixtures("broken-operations")]);
     await expect(load).rejects.toThrow(OperationLoadError);
     const message = await load.catch((error: Error) => error.message);
     expect(message).toMatch(/'math\/sum' is already defined by/);
     expect(message).toMatch(/example 0 input/);
     expect(message).toMatch(/not-an-operation\.ts: the default export is not an operation/);
+    expect(message).toMatch(
+      /wrong-answer\.ts: example 0 answers \{"n":3\}, not its documented output/,
+    );
+    expect(message).toMatch(/throws-on-example\.ts: example 0 fails: not written yet/);
   });
 });

@@ -1,4 +1,4 @@
-import { defineOperation, text, z } from "../../src/kit/index.js";
+import { defineOperation, text, z } from "#kit";
 import {
   CASE_IDS,
   CASE_STYLES,

@@ -1,4 +1,4 @@
-import { defineOperation, integer, z } from "../../src/kit/index.js";
+import { defineOperation, integer, z } from "#kit";
 
 const CALENDARS = ["gregorian", "julian"] as const;
 type Calendar = (typeof CALENDARS)[number];

@@ -8,7 +8,7 @@ import {
   nearestDouble,
   toPlain,
   z,
-} from "../../src/kit/index.js";
+} from "#kit";
 
 /** Significant digits of a decimal string whose exact value does not terminate. */
 const SIGNIFICANT_DIGITS = 34;

@@ -1,11 +1,5 @@
 import { randomInt } from "node:crypto";
-import {
-  CalculationError,
-  defineOperation,
-  integer,
-  NotFoundError,
-  z,
-} from "../../src/kit/index.js";
+import { CalculationError, defineOperation, integer, NotFoundError, z } from "#kit";
 import { CATEGORIES, QUESTIONS, type Question } from "./_questions.js";
 
 /** Ids are lowercase slugs such as `food-001`; anything else cannot name a question. */

@@ -3,7 +3,7 @@
  * operations (`hash/hmac-md5`, `crypto/checksum/md5`) so they accept and refuse exactly
  * the same inputs.
  */
-import { text, z } from "../../src/kit/index.js";
+import { text, z } from "#kit";
 
 /** How a text parameter becomes bytes. */
 export const INPUT_ENCODINGS = ["utf8", "hex", "base64"] as const;

@@ -1,5 +1,5 @@
 import { Address4, Address6 } from "ip-address";
-import { CalculationError, defineOperation, list, z } from "../../src/kit/index.js";
+import { CalculationError, defineOperation, list, z } from "#kit";
 
 /** Longest accepted item: the longest valid form (`ffff:…:255.255.255.255/128`) has 49. */
 const MAX_ITEM_LENGTH = 64;

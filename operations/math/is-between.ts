@@ -1,11 +1,4 @@
-import {
-  decimal,
-  defineOperation,
-  Exact,
-  nearestDouble,
-  nearestDoubleField,
-  z,
-} from "../../src/kit/index.js";
+import { decimal, defineOperation, Exact, nearestDouble, nearestDoubleField, z } from "#kit";
 
 export default defineOperation({
   area: "math",

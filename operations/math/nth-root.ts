@@ -9,7 +9,7 @@ import {
   nearestDoubleField,
   toPlain,
   z,
-} from "../../src/kit/index.js";
+} from "#kit";
 
 type DecimalConstructor = typeof Exact;
 

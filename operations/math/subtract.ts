@@ -6,7 +6,7 @@ import {
   nearestDouble,
   nearestDoubleField,
   z,
-} from "../../src/kit/index.js";
+} from "#kit";
 
 export default defineOperation({
   area: "math",

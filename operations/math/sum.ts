@@ -7,7 +7,7 @@ import {
   Exact,
   list,
   z,
-} from "../../src/kit/index.js";
+} from "#kit";
 
 /**
  * Most digit-additions one request may cost (numbers × the digits they span together):

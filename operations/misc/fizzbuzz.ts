@@ -1,4 +1,4 @@
-import { CalculationError, defineOperation, integer, list, z } from "../../src/kit/index.js";
+import { CalculationError, defineOperation, integer, list, z } from "#kit";
 
 /** Bound on |start| and |end|: far inside the safe-integer range, so `%` and counts are exact. */
 const MAX_MAGNITUDE = 1e15;

@@ -1,4 +1,4 @@
-import { defineOperation, integer, z } from "../../src/kit/index.js";
+import { defineOperation, integer, z } from "#kit";
 import {
   CATEGORIES,
   categoryOf,

@@ -8,7 +8,7 @@ import {
   list,
   MAX_RESULT_DIGITS,
   z,
-} from "../../src/kit/index.js";
+} from "#kit";
 
 /**
  * A nonzero factor as `±(2^twos × 5^fives × rest) × 10^exponent`, with `rest` coprime to 10.

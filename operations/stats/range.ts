@@ -9,7 +9,7 @@ import {
   nearestDoubleField,
   toPlain,
   z,
-} from "../../src/kit/index.js";
+} from "#kit";
 
 export default defineOperation({
   area: "stats",

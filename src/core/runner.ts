@@ -3,7 +3,13 @@
  * output. Whatever goes wrong comes out as one of three errors the gateways know.
  */
 import type { AnyOperation } from "../kit/define.js";
-import { CalculationError, NotFoundError, type Problem } from "../kit/errors.js";
+import {
+  calculationProblem,
+  isCalculationError,
+  isNotFoundError,
+  NotFoundError,
+  type Problem,
+} from "../kit/errors.js";
 import { toProblems } from "./problems.js";
 
 /** The input was invalid: every problem found, in Pydantic shape (loc without source). */
@@ -24,6 +30,20 @@ export class OutputContractError extends Error {
   }
 }
 
+/**
+ * The handler threw something that is not one of the kit's errors: a bug, answered as a
+ * 500. Wrapped so that nothing a module throws (an object with a `statusCode`, a
+ * `GraphQLError`) can choose its own answer; the original is the `cause`, for the log.
+ */
+export class HandlerFaultError extends Error {
+  constructor(operation: AnyOperation, cause: unknown) {
+    super(`${operation.area}/${operation.name} failed`, { cause });
+    this.name = "HandlerFaultError";
+  }
+}
+
+const ignore = () => {};
+
 export { NotFoundError };
 
 /**
@@ -35,6 +55,7 @@ export { NotFoundError };
  * @throws {InvalidInputError} for bad input, or a `CalculationError` from the handler
  * @throws {NotFoundError} when the input refers to something that does not exist
  * @throws {OutputContractError} when the handler breaks its own output schema
+ * @throws {HandlerFaultError} when the handler throws anything else
  *
  * @example
  * execute(sum, { numbers: ["0.1", "0.2"] }); // { result: 0.3, decimal: "0.3", count: 2 }
@@ -55,9 +76,16 @@ export function execute(
   try {
     output = operation.handler(parsed.data);
   } catch (error) {
-    if (error instanceof CalculationError) throw new InvalidInputError([error.toProblem()]);
-    throw error;
+    // By brand, so that a module bringing its own copy of the kit gets its 422 or 404.
+    if (isCalculationError(error)) throw new InvalidInputError([calculationProblem(error)]);
+    if (isNotFoundError(error)) {
+      throw error instanceof NotFoundError ? error : new NotFoundError(String(error.message));
+    }
+    throw new HandlerFaultError(operation, error);
   }
+  // A promise is refused below as a wrong shape; its rejection must not go unhandled (the
+  // process would exit). Only native promises are tracked as unhandled.
+  if (output instanceof Promise) output.catch(ignore);
   const checked = operation.output.safeParse(output);
   if (!checked.success) throw new OutputContractError(operation, checked.error.message);
   return checked.data;

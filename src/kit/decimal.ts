@@ -3,6 +3,7 @@
  * `decimal`, the exact value in plain notation, and `result`, the nearest double.
  */
 import { Decimal as DecimalJs } from "decimal.js";
+import { boundInexactArithmetic } from "./bounded.js";
 import { CalculationError } from "./errors.js";
 
 /**
@@ -19,6 +20,8 @@ export const Exact = DecimalJs.clone({
   maxE: 9e15,
 });
 export type Exact = InstanceType<typeof Exact>;
+// Division, roots and powers would otherwise work to 10^9 digits (see bounded.ts).
+boundInexactArithmetic(Exact);
 
 /** Longest decimal literal accepted as input. */
 export const MAX_LITERAL_LENGTH = 100;
@@ -60,6 +63,7 @@ export function nearestDouble(value: Exact | string): number | null {
 
 /** Refuses a value whose plain notation would exceed {@link MAX_RESULT_DIGITS}. */
 export function assertWritable(value: Exact, what = "the result"): void {
+  if (!value.isFinite()) throw new CalculationError(`${what} is not a finite number`);
   const digits = plainDigitCount(value);
   if (digits > MAX_RESULT_DIGITS) {
     throw new CalculationError(

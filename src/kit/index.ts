@@ -1,6 +1,7 @@
 /** Everything an operation module needs, in one import. */
 
 export { z } from "zod";
+export { MAX_EXACT_DIGITS, MAX_EXACT_ROOT_DIGITS, ROUNDED_DIGITS } from "./bounded.js";
 export {
   type ArithmeticResult,
   arithmeticResult,

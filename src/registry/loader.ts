@@ -1,13 +1,17 @@
 /**
- * Discovers operation modules under a folder and checks each one before the service
+ * Discovers operation modules under folders and checks each one before the service
  * starts: a module that is malformed, clashes with another, or whose examples break its
- * own schemas stops the start with a message naming the file.
+ * own schemas or do not answer as documented stops the start with a message naming the
+ * file. The built-in `operations/` comes first, then the operator's `OPERATIONS_DIRS`.
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { execute, InvalidInputError } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
+import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
 
 export class OperationLoadError extends Error {
   override name = "OperationLoadError";
@@ -18,24 +22,26 @@ export const DEFAULT_OPERATIONS_DIR = fileURLToPath(new URL("../../operations/",
 
 /** Source files under vitest/tsx, compiled files under `dist/`. */
 const MODULE_EXTENSION = path.extname(fileURLToPath(import.meta.url));
+const FROM_SOURCE = MODULE_EXTENSION === ".ts";
+
+/** What an operator's folder may hold: plain JavaScript, or TypeScript (run through tsx). */
+const EXTRA_EXTENSIONS = [".mjs", ".mts", ".js", ".ts"]; // `.mjs` before `.js`: matched in order
 
 const AREA = /^[a-z][a-z0-9-]*$/;
 const NAME = /^[a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*$/;
 
-/** Files that are operations: not tests, not declarations, not `_helpers`. */
-function isOperationFile(name: string): boolean {
-  return (
-    name.endsWith(MODULE_EXTENSION) &&
-    !name.startsWith("_") &&
-    !name.endsWith(`.test${MODULE_EXTENSION}`) &&
-    !name.endsWith(`.d${MODULE_EXTENSION}`)
-  );
+/** The file's extension if it is one of `extensions` (`.d.ts` and `.test.ts` are not). */
+function moduleExtension(name: string, extensions: readonly string[]): string | undefined {
+  const extension = extensions.find((ext) => name.endsWith(ext));
+  if (extension === undefined || name.startsWith("_")) return undefined;
+  const stem = name.slice(0, -extension.length);
+  return stem.endsWith(".test") || stem.endsWith(".d") ? undefined : extension;
 }
 
-async function operationFiles(dir: string): Promise<string[]> {
+async function operationFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries
-    .filter((entry) => entry.isFile() && isOperationFile(entry.name))
+    .filter((entry) => entry.isFile() && moduleExtension(entry.name, extensions) !== undefined)
     .map((entry) => path.join(entry.parentPath, entry.name))
     .filter(
       (file) =>
@@ -81,28 +87,101 @@ export function checkOperation(operation: AnyOperation, where?: string): string[
     if (!input.success) problems.push(`example ${index} input: ${input.error.message}`);
     const output = operation.output.safeParse(example.output);
     if (!output.success) problems.push(`example ${index} output: ${output.error.message}`);
+    if (input.success && output.success && typeof operation.handler === "function") {
+      const problem = runExample(operation, example.input, output.data);
+      if (problem) problems.push(`example ${index} ${problem}`);
+    }
   }
   return problems;
 }
 
+/** Runs one example through the runner; what is wrong with its answer, if anything. */
+function runExample(
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  expected: unknown,
+): string | undefined {
+  let actual: unknown;
+  try {
+    actual = execute(operation, input);
+  } catch (error) {
+    const cause = error instanceof InvalidInputError ? error : ((error as Error)?.cause ?? error);
+    return `fails: ${(cause as Error)?.message ?? String(cause)}`;
+  }
+  // Compared as the client would see them: through JSON.
+  const seen = JSON.parse(JSON.stringify(actual)) as unknown;
+  if (isDeepStrictEqual(seen, JSON.parse(JSON.stringify(expected)))) return undefined;
+  return `answers ${JSON.stringify(seen).slice(0, 300)}, not its documented output`;
+}
+
+/**
+ * The folders to load: the built-in `operations/`, then the operator's.
+ *
+ * @example
+ * operationsDirs(["/srv/my-operations"]); // [".../operations/", "/srv/my-operations"]
+ */
+export function operationsDirs(extra: readonly string[] = []): string[] {
+  return [DEFAULT_OPERATIONS_DIR, ...extra.map((dir) => path.resolve(dir))];
+}
+
+let typescriptLoader: Promise<void> | undefined;
+
+/** Under plain Node (`dist/`), `.ts` modules need tsx's hooks; under tsx they are there. */
+function loadTypescript(): Promise<void> {
+  typescriptLoader ??= import("tsx/esm/api").then(({ register }) => {
+    register();
+  });
+  return typescriptLoader;
+}
+
+/** A fresh load imports modules anew (a reload must see changed files, not Node's cache). */
+let generation = 0;
+
 /**
  * Imports every operation module under `dirs`, checks them, and returns them sorted by
- * path. Throws {@link OperationLoadError} listing every problem found.
+ * path. Throws {@link OperationLoadError} listing every problem found. `fresh` imports
+ * every module anew rather than from Node's module cache (a reload: files changed). Only
+ * the operation files themselves are re-read; `_helpers` they import stay cached.
  *
  * @example
  * const operations = await loadOperations(); // from ./operations
  */
 export async function loadOperations(
   dirs: string[] = [DEFAULT_OPERATIONS_DIR],
+  options: { fresh?: boolean } = {},
 ): Promise<AnyOperation[]> {
+  const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
+  // tsx's hooks must be in place before the kit's (hooks registered later run first), and
+  // a reload may bring the first `.ts` module: with an operator folder, load tsx up front.
+  if (!FROM_SOURCE && !dirs.every(isBuiltIn)) await loadTypescript();
+  registerKitResolution(import.meta.url, FROM_SOURCE);
   const operations: AnyOperation[] = [];
   const problems: string[] = [];
   const seen = new Map<string, string>();
+  const fresh = options.fresh ? `load=${++generation}` : "";
   for (const dir of dirs) {
-    for (const file of await operationFiles(dir)) {
+    const builtIn = isBuiltIn(dir);
+    const extensions = builtIn ? [MODULE_EXTENSION] : EXTRA_EXTENSIONS;
+    let files: string[];
+    try {
+      files = await operationFiles(dir, extensions);
+    } catch (error) {
+      problems.push(`${dir}: cannot read the folder: ${(error as Error).message}`);
+      continue;
+    }
+    for (const file of files) {
       const relative = path.relative(dir, file);
-      const where = relative.slice(0, -MODULE_EXTENSION.length).split(path.sep).join("/");
-      const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+      const extension = moduleExtension(path.basename(file), extensions) ?? "";
+      const where = relative.slice(0, -extension.length).split(path.sep).join("/");
+      let module: { default?: unknown };
+      try {
+        const query = builtIn ? fresh : [OPERATION_QUERY, fresh].filter(Boolean).join("&");
+        const url = pathToFileURL(file).href + (query ? `?${query}` : "");
+        module = (await import(url)) as { default?: unknown };
+      } catch (error) {
+        problems.push(`${file}: cannot be imported: ${(error as Error)?.message ?? error}`);
+        continue;
+      }
       const operation = module.default;
       if (!isOperation(operation)) {
         problems.push(`${file}: the default export is not an operation made by defineOperation`);

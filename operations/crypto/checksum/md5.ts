@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { defineOperation, z } from "../../../src/kit/index.js";
+import { defineOperation, z } from "#kit";
 import {
   checkDecodable,
   DIGEST_ENCODINGS,
