@@ -58,7 +58,10 @@ function badCases(operation: AnyOperation): BadCase[] {
     const valid = example === undefined ? ["1"] : [example].flat().map(String);
     const rest = { ...base };
     delete rest[name];
-    const cases = badValuesFor(param, valid).map((bad) => ({ why: bad.why, values: bad.values }));
+    // Raw spellings are percent-encoding faults of a query string: JSON has no such thing.
+    const cases = badValuesFor(param, valid)
+      .filter((bad) => !bad.raw)
+      .map((bad) => ({ why: bad.why, values: bad.values }));
     if (param.required) cases.push({ why: "missing", values: [] });
     return cases.flatMap(({ why, values }) => {
       const query = [
