@@ -12,12 +12,7 @@ import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
 import { handleClientError, handleError, sendError } from "./http/errors.js";
-import {
-  logDestination,
-  RequestLog,
-  registerHttpMetrics,
-  requestIdOf,
-} from "./http/observability.js";
+import { logDestination, noChildLogger, RequestLog, requestIdOf } from "./http/observability.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
 import { createAccessControl } from "./limits/access.js";
@@ -80,16 +75,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const operations = options.operations ?? (await loadOperations());
   const metrics = createMetrics();
   const app = Fastify({
+    // No logger (tests) is a silent one: fastify reports completed requests, and so the
+    // HTTP metrics, only to an app with a logger.
     logger:
       options.logger === false
-        ? false
+        ? { level: "silent" }
         : {
             level: config.logLevel,
             stream: logDestination(() => metrics.logLinesDropped.inc()),
             ...(typeof options.logger === "object" ? options.logger : {}),
           },
-    // One line per request, when it completes, without the query string (see RequestLog).
-    logController: new RequestLog(),
+    // One line per request, when it completes, without the query string, and the HTTP
+    // metrics (see RequestLog); request-scoped lines name their request id themselves.
+    logController: new RequestLog(metrics.http),
+    childLoggerFactory: noChildLogger,
     genReqId: requestIdOf,
     trustProxy: config.trustProxy,
     // A 10,000-item list fits in a GET; a larger URL is a 431. Headers must arrive within
@@ -194,7 +193,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendError(reply, 404, "Not Found");
   });
   registerResponseHeaders(app, () => app.lifecycle.draining);
-  registerHttpMetrics(app, metrics);
   await registerCors(app, config.corsOrigins);
 
   const openApiJson = JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }));
