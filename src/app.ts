@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import { AggregatorRegistry } from "prom-client";
 import { clusterMetrics } from "./cluster.js";
 import type { Config } from "./config.js";
+import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
@@ -73,6 +74,8 @@ function throttledWarning(warn: (error: Error) => void, intervalMs = 60_000) {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const operations = options.operations ?? (await loadOperations());
+  // Each operation's input check is compiled now, not by its first request.
+  for (const operation of operations) inputCheckOf(operation);
   const metrics = createMetrics();
   const app = Fastify({
     // No logger (tests) is a silent one: fastify reports completed requests, and so the
