@@ -196,7 +196,14 @@ async function startServers(
             logDir,
             cwd: ROOT,
           })
-        : await service(name, name === "workers2" ? { WORKERS: "2" } : {});
+        : await service(
+            name,
+            name === "workers2"
+              ? { WORKERS: "2" }
+              : name === "service-warn"
+                ? { LOG_LEVEL: "warn" }
+                : {},
+          );
     servers.set(name, server);
     await waitReady(server, {
       path: isBareServer(name) ? "/" : "/health",

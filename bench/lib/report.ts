@@ -112,6 +112,7 @@ export const TARGETS = {
   restToRaw: 0.8,
   /** REST sum at the default log level against the frameworks answering the same request. */
   restToBareFastify: 0.7,
+  restWarnToBareFastify: 0.8,
   restToFastapi: 2.5,
   batchToRest: 3,
   /** REST and single-field GraphQL rows; the ten-operation batch has its own bound. */
@@ -140,6 +141,14 @@ export function checkTargets(summaries: readonly TargetSummary[]): TargetCheck[]
         target: `REST sum ≥ ${TARGETS.restToBareFastify}× bare fastify's requests/s`,
         measured: `${rest.ratioToBareFastify.toFixed(2)}× (CPU ${fixed(rest.cpuUsPerRequest)} vs ${fixed(fastify.cpuUsPerRequest)} µs/request)`,
         pass: rest.ratioToBareFastify >= TARGETS.restToBareFastify,
+      });
+    }
+    const warn = of("rest-sum-warn");
+    if (warn && fastify) {
+      checks.push({
+        target: `REST sum at LOG_LEVEL=warn ≥ ${TARGETS.restWarnToBareFastify}× bare fastify's requests/s`,
+        measured: `${warn.ratioToBareFastify.toFixed(2)}× (CPU ${fixed(warn.cpuUsPerRequest)} µs/request)`,
+        pass: warn.ratioToBareFastify >= TARGETS.restWarnToBareFastify,
       });
     }
     const fastapi = of("fastapi");

@@ -21,10 +21,18 @@ export type TargetName =
   | "graphql-10-sum"
   | "rest-sum-workers2"
   | "bare-fastify"
-  | "fastapi";
+  | "fastapi"
+  | "rest-sum-warn";
 
 /** Which process answers a target. */
-export type ServerName = "raw" | "raw-10us" | "service" | "workers2" | "bare-fastify" | "fastapi";
+export type ServerName =
+  | "raw"
+  | "raw-10us"
+  | "service"
+  | "workers2"
+  | "bare-fastify"
+  | "fastapi"
+  | "service-warn";
 
 /** CPU time the yardstick server spends per request (bench/raw-server.mjs WORK_US). */
 export const YARDSTICK_WORK_US = 10;
@@ -174,6 +182,13 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       description: `POST /graphql, ${BATCH_SIZE} aliased math.sum fields (REST sum's work, batched)`,
       calculationsPerRequest: BATCH_SIZE,
       requests: [graphqlRequest(GRAPHQL_TEN_SUMS_QUERY, BATCH_SIZE)],
+    },
+    {
+      name: "rest-sum-warn",
+      server: "service-warn",
+      description: `${sumDescription}, LOG_LEVEL=warn (no request lines)`,
+      calculationsPerRequest: 1,
+      requests: [restSum],
     },
     {
       name: "bare-fastify",
