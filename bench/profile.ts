@@ -3,7 +3,7 @@
  * dist/src/server.js` (same settings as `npm run bench`), loads it with autocannon at 50
  * connections, sends SIGTERM (the service drains and exits 0, writing the profile), and
  * prints where the time went during the load. `raw` profiles the bare node:http server
- * the same way, for comparison.
+ * the same way, for comparison, and so does `bare-fastify` (the framework alone).
  *
  * Usage: npx tsx bench/profile.ts [--targets raw,rest-sum,graphql-1,graphql-10] [--seconds 10]
  *        [--dir /tmp/prof] [--top 25] [--no-build]
@@ -53,13 +53,13 @@ async function main(): Promise<number> {
   const logDir = mkdtempSync(path.join(os.tmpdir(), "ucs-profile-"));
   for (const name of values.targets.split(",")) {
     const workload = workloads.find((w) => w.name === name);
-    if (workload?.server !== "service" && workload?.server !== "raw") {
-      throw new Error(`${name}: not a single-process target`);
-    }
-    const script =
-      workload.server === "raw"
-        ? path.join(ROOT, "bench", "raw-server.mjs")
-        : path.join(ROOT, "dist", "src", "server.js");
+    const scripts: Partial<Record<string, string>> = {
+      raw: path.join(ROOT, "bench", "raw-server.mjs"),
+      "bare-fastify": path.join(ROOT, "bench", "bare-fastify.mjs"),
+      service: path.join(ROOT, "dist", "src", "server.js"),
+    };
+    const script = workload ? scripts[workload.server] : undefined;
+    if (!workload || !script) throw new Error(`${name}: not a single-process node target`);
     const dir = path.join(values.dir, name);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });

@@ -11,10 +11,14 @@
  * Options: --rounds 5 --seconds 4 --warmup 1 --connections 50 --no-build
  *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
  *          --out bench/results (where latest.md and latest.json go)
- *          --only rest-sum,graphql-10 (the raw server always runs)
+ *          --only rest-sum,graphql-10 (the raw server and bare fastify always run)
+ *
+ * Beside the service run two frameworks answering REST sum's request (key check, query
+ * validation, float sum): bare fastify, and FastAPI when /usr/bin/python3 has fastapi and
+ * uvicorn. Every target also reports the CPU time its server process spent per request.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +28,7 @@ import { type LoadResult, runLoad, stopLoad } from "./lib/load.js";
 import {
   childPids,
   cpuSnapshot,
+  cpuTicks,
   killAllNow,
   otherCores,
   RssSampler,
@@ -48,6 +53,7 @@ import {
   buildWorkloads,
   checkWorkload,
   isBareServer,
+  isFrameworkServer,
   type ServerName,
   type Workload,
   YARDSTICK_WORK_US,
@@ -55,6 +61,16 @@ import {
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LOG_LEVEL = "info";
+const PYTHON = "/usr/bin/python3";
+
+/** Whether the machine's python3 can run the FastAPI target. */
+function hasFastapi(): boolean {
+  if (!existsSync(PYTHON)) return false;
+  return spawnSync(PYTHON, ["-c", "import fastapi, uvicorn"], { stdio: "ignore" }).status === 0;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
@@ -162,15 +178,32 @@ async function startServers(
   const servers = new Map<ServerName, Server>();
   for (const name of needed) {
     log(`starting ${name}…`);
-    const server = isBareServer(name)
+    const server = isFrameworkServer(name)
       ? await startNode({
           name,
-          args: [path.join(ROOT, "bench", "raw-server.mjs")],
-          env: name === "raw-10us" ? { WORK_US: String(YARDSTICK_WORK_US) } : {},
+          ...(name === "fastapi"
+            ? { command: PYTHON, args: [path.join(ROOT, "bench", "fastapi_app.py")] }
+            : { args: [path.join(ROOT, "bench", "bare-fastify.mjs")] }),
+          env: { API_KEYS: API_KEY },
           logDir,
           cwd: ROOT,
         })
-      : await service(name, name === "workers2" ? { WORKERS: "2" } : {});
+      : isBareServer(name)
+        ? await startNode({
+            name,
+            args: [path.join(ROOT, "bench", "raw-server.mjs")],
+            env: name === "raw-10us" ? { WORK_US: String(YARDSTICK_WORK_US) } : {},
+            logDir,
+            cwd: ROOT,
+          })
+        : await service(
+            name,
+            name === "workers2"
+              ? { WORKERS: "2" }
+              : name === "service-warn"
+                ? { LOG_LEVEL: "warn" }
+                : {},
+          );
     servers.set(name, server);
     await waitReady(server, {
       path: isBareServer(name) ? "/" : "/health",
@@ -208,6 +241,8 @@ async function measure(
     ...[...servers.values()].flatMap((s) => [s.pid, ...childPids(s.pid)]),
   ];
   const cpuBefore = cpuSnapshot(ours());
+  const serverPids = () => [server.pid, ...(clustered ? childPids(server.pid) : [])];
+  const serverTicksBefore = serverPids().reduce((sum, pid) => sum + cpuTicks(pid), 0);
   let result: LoadResult;
   try {
     result = await runLoad(server.origin, workload, { ...load, seconds: settings.seconds });
@@ -216,6 +251,7 @@ async function measure(
     primary?.stop();
     throw error;
   }
+  const serverTicks = serverPids().reduce((sum, pid) => sum + cpuTicks(pid), 0) - serverTicksBefore;
   const rss = answering.stop();
   const primaryPeak = primary?.stop();
   const otherCpuCores = otherCores(cpuBefore, cpuSnapshot(ours()), os.cpus().length);
@@ -228,6 +264,8 @@ async function measure(
     load: result,
     rss,
     otherCpuCores,
+    cpuUsPerRequest:
+      result.total > 0 ? (serverTicks * (1e6 / TICKS_PER_SECOND)) / result.total : Number.NaN,
     ...(primaryPeak ? { primaryRssMb: primaryPeak.maxProcessMb } : {}),
   };
 }
@@ -249,7 +287,14 @@ async function main(): Promise<number> {
   const all = buildWorkloads(await loadOperations());
   const unknown = (opts.only ?? []).filter((name) => !all.some((w) => w.name === name));
   if (unknown.length > 0) throw new BenchError(`unknown targets: ${unknown.join(", ")}`);
-  const workloads = all.filter((w) => w.name === "raw" || !opts.only || opts.only.includes(w.name));
+  const fastapi = hasFastapi();
+  if (!fastapi) log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
+  const always = new Set(["raw", "bare-fastify"]);
+  const workloads = all.filter(
+    (w) =>
+      (fastapi || w.name !== "fastapi") &&
+      (always.has(w.name) || !opts.only || opts.only.includes(w.name)),
+  );
 
   logDir = mkdtempSync(path.join(os.tmpdir(), "ucs-bench-"));
   const servers = await startServers(
@@ -289,7 +334,7 @@ async function main(): Promise<number> {
         `round ${round} ${workload.name.padEnd(17)} ${Math.round(load.requestsPerSecond)
           .toString()
           .padStart(6)} req/s  p50 ${load.p50Ms} ms  p99 ${load.p99Ms} ms  ` +
-          `RSS ${rss.totalMb} MB  other load ${record.otherCpuCores} cores${load.non2xx + load.errors > 0 ? `  non2xx ${load.non2xx} errors ${load.errors}` : ""}`,
+          `CPU ${record.cpuUsPerRequest.toFixed(1)} µs/req  RSS ${rss.totalMb} MB  other load ${record.otherCpuCores} cores${load.non2xx + load.errors > 0 ? `  non2xx ${load.non2xx} errors ${load.errors}` : ""}`,
       );
     }
   }

@@ -8,16 +8,12 @@ import type { Redis } from "ioredis";
 import { AggregatorRegistry } from "prom-client";
 import { clusterMetrics } from "./cluster.js";
 import type { Config } from "./config.js";
+import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
 import { handleClientError, handleError, requireHost, sendError } from "./http/errors.js";
-import {
-  logDestination,
-  RequestLog,
-  registerHttpMetrics,
-  requestIdOf,
-} from "./http/observability.js";
+import { logDestination, noChildLogger, RequestLog, requestIdOf } from "./http/observability.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
 import { createAccessControl } from "./limits/access.js";
@@ -95,14 +91,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, replacing } = options;
   const operations =
     options.operations ?? (await loadOperations(operationsDirs(config.operationsDirs)));
+  // Each operation's input check is compiled now, not by its first request.
+  for (const operation of operations) inputCheckOf(operation);
   const metrics = replacing?.appState.metrics ?? createMetrics();
   const app = Fastify({
     ...(replacing
       ? { loggerInstance: replacing.log }
       : {
+          // No logger (tests) is a silent one: fastify reports completed requests, and so
+          // the HTTP metrics, only to an app with a logger.
           logger:
             options.logger === false
-              ? false
+              ? { level: "silent" }
               : {
                   level: config.logLevel,
                   stream: logDestination(() => metrics.logLinesDropped.inc()),
@@ -110,8 +110,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 },
         }),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
-    // One line per request, when it completes, without the query string (see RequestLog).
-    logController: new RequestLog(),
+    // One line per request, when it completes, without the query string, and the HTTP
+    // metrics (see RequestLog); request-scoped lines name their request id themselves.
+    logController: new RequestLog(metrics.http),
+    childLoggerFactory: noChildLogger,
     genReqId: requestIdOf,
     trustProxy: config.trustProxy,
     // A 10,000-item list fits in a GET; a larger URL is a 431. Headers must arrive within
@@ -225,7 +227,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendError(reply, 404, "Not Found");
   });
   registerResponseHeaders(app, () => app.lifecycle.draining);
-  registerHttpMetrics(app, metrics);
   await registerCors(app, config.corsOrigins);
 
   const openApiJson = JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }));

@@ -58,8 +58,27 @@ describe("createKeyChecker", () => {
     ["alph", false],
     ["alpha ", false],
     ["alpha, beta-key", false],
+    ["alpha\u0000", false],
+    ["a".repeat(10_000), false],
+    [42, false],
   ])("%j → %s", (key, ok) => {
     expect(check(key).ok).toBe(ok);
+  });
+
+  it("tells keys apart whatever their lengths (longer than the 256-byte slot, non-ASCII)", () => {
+    const long = "k".repeat(300);
+    const keys = [long, "é-key", "z"];
+    const many = createKeyChecker(keys);
+    for (const key of keys) expect(many(key)).toEqual({ ok: true, keyId: keyIdOf(key) });
+    for (const other of [long.slice(1), `${long}k`, "e-key", "é-ke", "", "zz"]) {
+      expect(many(other).ok).toBe(false);
+    }
+  });
+
+  it("answers after a refusal as before it (the scratch slot keeps nothing)", () => {
+    expect(check("a".repeat(10_000)).ok).toBe(false);
+    expect(check("alpha").ok).toBe(true);
+    expect(check("alph").ok).toBe(false);
   });
 
   it("identifies a key by a hash, never by the key", () => {

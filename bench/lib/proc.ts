@@ -58,21 +58,23 @@ process.on("exit", killAllNow);
 
 export interface StartOptions {
   name: string;
-  /** Arguments to `node` (flags, then the script). */
+  /** Arguments to `node` (flags, then the script), or to `command`. */
   args: string[];
+  /** The program to run; `node` (this one) by default. */
+  command?: string;
   env: Record<string, string>;
   /** Folder for the child's stderr file. */
   logDir: string;
   cwd: string;
 }
 
-/** Starts `node <args>` with PORT and HOST set; stdout to /dev/null, stderr to a file. */
+/** Starts `node <args>` (or `command <args>`) with PORT and HOST set; stdout to /dev/null, stderr to a file. */
 export async function startNode(options: StartOptions): Promise<Server> {
   const port = await freePort();
   const stderrPath = path.join(options.logDir, `${options.name}.stderr.log`);
   const out = openSync("/dev/null", "w");
   const err = openSync(stderrPath, "w");
-  const child = spawn(process.execPath, options.args, {
+  const child = spawn(options.command ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env, HOST, PORT: String(port) },
     stdio: ["ignore", out, err],
@@ -154,7 +156,7 @@ export function rssKb(pid: number): number | undefined {
 }
 
 /** CPU time (user + system) of `pid` in clock ticks, or 0 once it is gone. */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

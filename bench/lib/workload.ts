@@ -20,16 +20,34 @@ export type TargetName =
   | "graphql-10"
   | "graphql-10-sum"
   | "rest-sum-workers2"
-  | "mcp-sum";
+  | "mcp-sum"
+  | "bare-fastify"
+  | "fastapi"
+  | "rest-sum-warn";
 
 /** Which process answers a target. */
-export type ServerName = "raw" | "raw-10us" | "service" | "workers2";
+export type ServerName =
+  | "raw"
+  | "raw-10us"
+  | "service"
+  | "workers2"
+  | "bare-fastify"
+  | "fastapi"
+  | "service-warn";
 
 /** CPU time the yardstick server spends per request (bench/raw-server.mjs WORK_US). */
 export const YARDSTICK_WORK_US = 10;
 
 /** Whether a server is one of the bare node:http ones (no service behind it). */
 export const isBareServer = (server: ServerName) => server === "raw" || server === "raw-10us";
+
+/**
+ * The frameworks the service is compared with, serving REST sum's request with a key check,
+ * query validation and a float sum: fastify alone (bench/bare-fastify.mjs) and FastAPI
+ * (bench/fastapi_app.py, run only when the machine's python3 has fastapi and uvicorn).
+ */
+export const isFrameworkServer = (server: ServerName) =>
+  server === "bare-fastify" || server === "fastapi";
 
 export interface BenchRequest {
   method: "GET" | "POST";
@@ -199,6 +217,27 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
           },
         },
       ],
+    },
+    {
+      name: "rest-sum-warn",
+      server: "service-warn",
+      description: `${sumDescription}, LOG_LEVEL=warn (no request lines)`,
+      calculationsPerRequest: 1,
+      requests: [restSum],
+    },
+    {
+      name: "bare-fastify",
+      server: "bare-fastify",
+      description: `${sumDescription} from bare fastify: key hook, querystring schema, float sum`,
+      calculationsPerRequest: 1,
+      requests: [{ method: "GET", path: SUM_PATH, headers: AUTH, expect: SUM_ANSWER }],
+    },
+    {
+      name: "fastapi",
+      server: "fastapi",
+      description: `${sumDescription} from FastAPI + uvicorn (1 worker): key dependency, Query validation, float sum`,
+      calculationsPerRequest: 1,
+      requests: [{ method: "GET", path: SUM_PATH, headers: AUTH, expect: SUM_ANSWER }],
     },
     {
       name: "rest-sum-workers2",

@@ -385,7 +385,7 @@ function takeListItems(context: object, input: Record<string, unknown>): boolean
 
 /** What resolvers need of yoga's context: the fastify request, for its logger. */
 interface ResolverContext {
-  req?: { log?: { error(object: object, message: string): void } };
+  req?: { id?: string; log?: { error(object: object, message: string): void } };
 }
 
 /** Faults already logged with their request, so yoga's logger does not log them again. */
@@ -462,7 +462,11 @@ function resolveOperation(
     // Logged here, where the request (and its id) is known; yoga masks it in the response.
     if (context.req?.log && typeof error === "object" && error !== null) {
       context.req.log.error(
-        { err: error, operation: `${operation.area}/${operation.name}` },
+        {
+          requestId: context.req.id,
+          err: error,
+          operation: `${operation.area}/${operation.name}`,
+        },
         "graphql: unexpected fault",
       );
       loggedFaults.add(error);

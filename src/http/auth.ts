@@ -1,15 +1,19 @@
 /**
- * The API-key layer. Keys are compared in constant time: both sides are hashed to a
- * fixed length first (timingSafeEqual needs equal lengths), and every configured key is
- * compared, so the time does not tell which one matched or how much of it.
+ * The API-key layer. Keys are compared in constant time without hashing per request:
+ * the presented key is written into one fixed-size buffer (its length first, zeros after
+ * it) and compared with every configured key laid out the same way, so the time depends
+ * neither on which key matched nor on how much of one. The SHA-256 of each key is
+ * computed once, for its public id.
  */
 import { hash, timingSafeEqual } from "node:crypto";
 
 export const API_KEY_HEADER = "x-api-key";
 export const WWW_AUTHENTICATE = 'APIKey realm="utility-calculation-service", header="X-API-Key"';
 
-// One-shot hashing: no Hash object per request.
-const digest = (key: string) => hash("sha256", key, "buffer");
+/** Bytes every key is padded to (more when a configured key is longer). */
+const MIN_SLOT_BYTES = 256;
+/** The slot starts with the key's length in bytes, so "k" and "k\0" never compare equal. */
+const LENGTH_BYTES = 4;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -21,6 +25,30 @@ declare module "fastify" {
 /** Why a request's key was refused, or the id of the key that was accepted. */
 export type KeyCheck = { ok: true; keyId: string } | { ok: false; reason: string };
 
+// Answers are constants (per key for an accepted one): checking a key allocates nothing.
+const MISSING: KeyCheck = Object.freeze({
+  ok: false,
+  reason: "Missing API key: send it in the X-API-Key header",
+});
+const NOT_ONE: KeyCheck = Object.freeze({ ok: false, reason: "Send exactly one X-API-Key header" });
+const EMPTY: KeyCheck = Object.freeze({ ok: false, reason: "Empty API key" });
+const INVALID: KeyCheck = Object.freeze({ ok: false, reason: "Invalid API key" });
+
+/** Writes `key` into `slot` as its UTF-8 length, its bytes, then zeros; false if it does not fit. */
+function fill(slot: Buffer, key: string): boolean {
+  // UTF-8 never takes more than 3 bytes per UTF-16 unit: only a long key needs measuring.
+  if (
+    key.length * 3 > slot.length - LENGTH_BYTES &&
+    Buffer.byteLength(key) > slot.length - LENGTH_BYTES
+  ) {
+    return false;
+  }
+  const written = slot.write(key, LENGTH_BYTES, "utf8");
+  slot.writeUInt32LE(written, 0);
+  slot.fill(0, LENGTH_BYTES + written);
+  return true;
+}
+
 /**
  * Builds the checker for a set of keys.
  *
@@ -29,25 +57,32 @@ export type KeyCheck = { ok: true; keyId: string } | { ok: false; reason: string
  * check("secret"); // { ok: true, keyId: "2bb80d537b1d" }
  */
 export function createKeyChecker(keys: readonly string[]): (presented: unknown) => KeyCheck {
-  const known = keys.map((key) => ({ digest: digest(key), id: keyIdOf(key) }));
+  const slotBytes =
+    LENGTH_BYTES + Math.max(MIN_SLOT_BYTES, ...keys.map((key) => Buffer.byteLength(key)));
+  const known = keys.map((key) => {
+    const slot = Buffer.alloc(slotBytes);
+    fill(slot, key);
+    return { slot, accepted: Object.freeze({ ok: true, keyId: keyIdOf(key) }) as KeyCheck };
+  });
+  // One scratch slot per checker: a check runs to completion before the next begins.
+  const candidate = Buffer.alloc(slotBytes);
   return (presented) => {
-    if (presented === undefined)
-      return { ok: false, reason: "Missing API key: send it in the X-API-Key header" };
+    if (presented === undefined) return MISSING;
     // Node joins repeated headers with ", "; configured keys never hold a comma.
-    if (typeof presented !== "string" || presented.includes(",")) {
-      return { ok: false, reason: "Send exactly one X-API-Key header" };
+    if (typeof presented !== "string" || presented.includes(",")) return NOT_ONE;
+    if (presented.length === 0) return EMPTY;
+    // Longer than every configured key: it matches none, whatever its content.
+    if (!fill(candidate, presented)) return INVALID;
+    let matched = INVALID;
+    for (let i = 0; i < known.length; i++) {
+      const key = known[i] as (typeof known)[number];
+      if (timingSafeEqual(candidate, key.slot)) matched = key.accepted;
     }
-    if (presented.length === 0) return { ok: false, reason: "Empty API key" };
-    const candidate = digest(presented);
-    let matchedId: string | undefined;
-    for (const key of known) {
-      if (timingSafeEqual(candidate, key.digest)) matchedId = key.id;
-    }
-    return matchedId ? { ok: true, keyId: matchedId } : { ok: false, reason: "Invalid API key" };
+    return matched;
   };
 }
 
 /** The public id of a key: 12 hex digits of its SHA-256. */
 export function keyIdOf(key: string): string {
-  return digest(key).toString("hex").slice(0, 12);
+  return hash("sha256", key, "hex").slice(0, 12);
 }

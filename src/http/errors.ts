@@ -47,7 +47,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (status >= 400 && status < 500) {
     return sendError(reply, status, error.message || "Bad Request");
   }
-  request.log.error({ err: error }, "unexpected fault");
+  request.log.error({ requestId: request.id, err: error }, "unexpected fault");
   return sendError(reply, 500, "Internal Server Error");
 }
 

@@ -2,17 +2,22 @@
  * Request ids, one log line per request, and HTTP metrics. The log line carries the
  * path without its query string (queries can hold secrets: an HMAC key, a text) and the
  * key's id, never the key.
+ *
+ * Written for the per-request path: no child logger per request (request-scoped lines
+ * add `requestId` themselves), the request line assembled from pre-serialised parts and
+ * written straight to the log's stream, metrics tallied into per-route series.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { createRequire } from "node:module";
 import {
-  type FastifyInstance,
+  type FastifyBaseLogger,
   type FastifyReply,
   type FastifyRequest,
   LogController,
 } from "fastify";
 import pino from "pino";
-import type { Metrics } from "../observability/metrics.js";
+import type { HttpStats } from "../observability/metrics.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -49,36 +54,95 @@ export function logDestination(
 const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 /**
- * The request id: the client's `X-Request-Id` when well-formed, else a new UUID.
+ * Generated ids: a UUID drawn once per process, its last 12 hex digits replaced by a
+ * counter. Unique per process and across processes (the prefix), without drawing random
+ * bytes per request.
+ */
+const ID_PREFIX = randomUUID().slice(0, 24);
+const ID_COUNTER_LIMIT = 2 ** 48;
+let idCounter = 0;
+
+/**
+ * The request id: the client's `X-Request-Id` when well-formed, else a new one, shaped
+ * as a UUID.
  *
  * @example
  * requestIdOf({ headers: { "x-request-id": "abc-123" } } as IncomingMessage); // "abc-123"
  */
 export function requestIdOf(request: IncomingMessage): string {
   const offered = request.headers[REQUEST_ID_HEADER];
-  return typeof offered === "string" && WELL_FORMED_REQUEST_ID.test(offered)
-    ? offered
-    : randomUUID();
+  if (typeof offered === "string" && WELL_FORMED_REQUEST_ID.test(offered)) return offered;
+  idCounter = (idCounter + 1) % ID_COUNTER_LIMIT;
+  return ID_PREFIX + idCounter.toString(16).padStart(12, "0");
 }
+
+// fastify's public `request.routeOptions` builds a new object on every read; its route
+// context (the same data, built once per route) is reached through fastify's own symbol.
+const { kRouteContext } = createRequire(import.meta.url)("fastify/lib/symbols.js") as {
+  kRouteContext: symbol;
+};
+type RouteContext = { config?: { url?: string } };
+
+/** The label for requests no route matched. */
+export const UNMATCHED_ROUTE = "(unmatched)";
 
 /** The route template for labels and logs; unmatched URLs share one label. */
-function routeOf(request: FastifyRequest): string {
-  return request.routeOptions.url ?? "(unmatched)";
+export function routeOf(request: FastifyRequest): string {
+  const context = (request as unknown as Record<symbol, RouteContext | undefined>)[kRouteContext];
+  return context?.config?.url ?? UNMATCHED_ROUTE;
 }
 
+const MAX_LOGGED_PATH = 200;
+
 function pathOf(request: FastifyRequest): string {
-  const path = request.url.split("?", 1)[0] ?? "";
-  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  const url = request.url;
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
+}
+
+/** The child-logger factory: the logger itself, so no request pays for a child. */
+export function noChildLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
+  return logger;
+}
+
+const INFO = 30;
+const { chindingsSym, streamSym, timeSym } = pino.symbols;
+
+/** What the request line reads of pino: its level, bindings, clock and stream. */
+type PinoInternals = { levelVal?: number } & Record<symbol, unknown>;
+
+/** `,"route":"<template>"`, serialised once per template. */
+const routeFields = new Map<string, string>();
+function routeField(route: string): string {
+  let field = routeFields.get(route);
+  if (field === undefined) {
+    field = `,"route":${JSON.stringify(route)}`;
+    routeFields.set(route, field);
+  }
+  return field;
+}
+
+function methodField(method: string): string {
+  if (method === "GET") return ',"method":"GET"';
+  if (method === "POST") return ',"method":"POST"';
+  return `,"method":${JSON.stringify(method)}`;
 }
 
 /**
- * Fastify's log controller: no line when a request arrives, one when it completes (with
- * the route template, status, duration and the key's id). Running inside fastify's own
- * completion step costs less than an extra hook.
+ * Fastify's log controller: no line when a request arrives; when it completes, the HTTP
+ * metrics, and one line with the route template, status, duration and the key's id.
+ * Running inside fastify's own completion step costs less than an extra hook. The line
+ * is the JSON pino writes for `log.info({…}, "request")`, assembled from pre-serialised
+ * parts; only the path and the address, which come from outside, go through
+ * `JSON.stringify`. Other request-scoped lines carry `requestId` explicitly.
  */
 export class RequestLog extends LogController {
-  constructor() {
+  private readonly http: HttpStats | undefined;
+
+  constructor(http?: HttpStats) {
     super({ requestIdLogLabel: "requestId" });
+    this.http = http;
   }
 
   override incomingRequest(): void {}
@@ -88,30 +152,87 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const line = {
-      method: request.method,
-      route: routeOf(request),
-      path: pathOf(request),
-      status: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      keyId: request.apiKeyId,
-      remoteAddress: request.ip,
-    };
-    if (error) reply.log.error({ ...line, err: error }, "request");
-    else reply.log.info(line, "request");
+    const route = routeOf(request);
+    const elapsedMs = reply.elapsedTime;
+    this.http?.record(request.method, route, reply.statusCode, elapsedMs / 1000);
+    const log = reply.log as FastifyBaseLogger & PinoInternals;
+    if (error) {
+      log.error(
+        { requestId: request.id, ...lineFields(request, reply, route), err: error },
+        "request",
+      );
+      return;
+    }
+    if (!(log.levelVal !== undefined && log.levelVal <= INFO)) return;
+    const stream = log[streamSym] as { write(line: string): unknown } | undefined;
+    const time = log[timeSym] as (() => string) | undefined;
+    if (stream === undefined || time === undefined) {
+      log.info({ requestId: request.id, ...lineFields(request, reply, route) }, "request");
+      return;
+    }
+    const keyId = request.apiKeyId;
+    const address = request.ip;
+    stream.write(
+      `{"level":30${time()}${(log[chindingsSym] as string | undefined) ?? ""},"requestId":${JSON.stringify(request.id)}` +
+        `${methodField(request.method)}${routeField(route)},"path":${JSON.stringify(pathOf(request))}` +
+        `,"status":${reply.statusCode},"durationMs":${Math.round(elapsedMs * 100) / 100}` +
+        (keyId === undefined ? "" : `,"keyId":"${keyId}"`) +
+        (address === undefined ? "" : `,"remoteAddress":${JSON.stringify(address)}`) +
+        ',"msg":"request"}\n',
+    );
+  }
+
+  // fastify's own request-scoped lines, with the request id the child logger used to add.
+  override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    const level = reply.statusCode >= 500 ? "error" : "info";
+    reply.log[level]({ requestId: request.id, err: error }, error?.message);
+  }
+
+  override streamError(
+    error: Error & { code?: string },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error.code === "ERR_STREAM_PREMATURE_CLOSE") {
+      reply.log.info({ requestId: request.id }, "stream closed prematurely");
+    } else {
+      reply.log.warn(
+        { requestId: request.id, err: error },
+        "response terminated with an error with headers already sent",
+      );
+    }
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.info({ requestId: request.id }, "route not found");
+  }
+
+  override writeHeadError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    reply.log.warn({ requestId: request.id, err: error }, error?.message);
+  }
+
+  override serializerError(
+    error: Error,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata: { statusCode: number },
+  ): void {
+    reply.log.error(
+      { requestId: request.id, err: error, statusCode: metadata.statusCode },
+      "The serializer for the given status code failed",
+    );
   }
 }
 
-/** Counts every response by route template and status, and observes its duration. */
-export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook("onResponse", (request, reply, done) => {
-    const labels = {
-      method: request.method,
-      route: routeOf(request),
-      status: String(reply.statusCode),
-    };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
-    done();
-  });
+/** The request line's fields, as an object (the rare lines pino writes itself). */
+function lineFields(request: FastifyRequest, reply: FastifyReply, route: string) {
+  return {
+    method: request.method,
+    route,
+    path: pathOf(request),
+    status: reply.statusCode,
+    durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    keyId: request.apiKeyId,
+    remoteAddress: request.ip,
+  };
 }

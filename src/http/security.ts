@@ -8,23 +8,28 @@ import { REQUEST_ID_HEADER } from "./observability.js";
 /** Pages that set their own policy (docs, GraphiQL) keep it; everything else is JSON. */
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** The headers every response carries, whoever answers it. */
+const CONSTANT_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+} as const;
+
 /**
- * Headers every response carries: the request id, `nosniff`, `no-store` (unless a route
- * chose caching), a strict default CSP; and `Connection: close` while `draining()`, so
- * no client sends a request on a socket the server is about to close. One hook, written
- * with a callback: cheaper per request than several async ones.
+ * Headers every response carries: the request id, `nosniff`, `no-store` and a strict
+ * default CSP (a route that chooses its own caching or policy, like the docs, replaces
+ * them), and `Connection: close` while `draining()`, so no client sends a request on a
+ * socket the server is about to close. Set as the request arrives, in one hook written
+ * with a callback: cheaper than inspecting the reply in `onSend`.
  */
 export function registerResponseHeaders(app: FastifyInstance, draining: () => boolean): void {
-  app.addHook("onSend", (request, reply, payload, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.headers(CONSTANT_HEADERS);
     reply.header(REQUEST_ID_HEADER, request.id);
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("x-frame-options", "DENY");
-    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
-    if (!reply.hasHeader("content-security-policy"))
-      reply.header("content-security-policy", JSON_CSP);
+    reply.header("cache-control", "no-store");
+    reply.header("content-security-policy", JSON_CSP);
     if (draining()) reply.header("connection", "close");
-    done(null, payload);
+    done();
   });
 }
 

@@ -89,3 +89,29 @@ export function arithmeticResult(value: Exact): ArithmeticResult {
   const decimal = toPlain(value);
   return { result: nearestDouble(decimal), decimal };
 }
+
+/**
+ * A short plain literal: optional sign, at most 15 digits before and 15 after the point,
+ * no exponent. Every limit on literals holds for these by construction.
+ */
+const SHORT_PLAIN_LITERAL = /^[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})$/;
+/** Longest literal {@link SHORT_PLAIN_LITERAL} admits (sign, 15 digits, point, 15 digits). */
+const SHORT_PLAIN_MAX_LENGTH = 32;
+/** Integer literals this long or shorter are below 10^7: decimal.js builds those from a number without parsing text. */
+const SMALL_INTEGER_MAX_LENGTH = 7;
+
+/**
+ * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`): the value,
+ * or undefined when `text` is not such a short plain literal (then the full checks run).
+ *
+ * @example
+ * parseShortDecimal("0.1")?.toFixed(); // "0.1"
+ * parseShortDecimal("1e3"); // undefined
+ */
+export function parseShortDecimal(text: string): Exact | undefined {
+  if (text.length > SHORT_PLAIN_MAX_LENGTH || !SHORT_PLAIN_LITERAL.test(text)) return undefined;
+  if (text.length <= SMALL_INTEGER_MAX_LENGTH && text.indexOf(".") === -1) {
+    return new Exact(Number(text));
+  }
+  return new Exact(text);
+}

@@ -9,8 +9,20 @@ import {
   Exact,
   MAX_LITERAL_LENGTH,
   MAX_RESULT_DIGITS,
+  parseShortDecimal,
   plainDigitCount,
 } from "./decimal.js";
+
+/** What a parameter's fast check answers when it cannot vouch for a value: zod decides. */
+export const UNSURE: unique symbol = Symbol("unsure");
+
+/**
+ * Checks for parameters whose zod schema runs a function zod cannot show from outside
+ * (a transform, a custom check): the same rules, as a plain function that answers the
+ * parsed value or {@link UNSURE}. `core/compile-input.ts` builds each operation's input
+ * check from these and from the schemas' declared checks.
+ */
+export const FAST_CHECKS = new WeakMap<z.ZodType, (value: unknown) => unknown>();
 
 /** Metadata `format` that marks a string parameter as a decimal literal. */
 export const DECIMAL_FORMAT = "decimal";
@@ -45,49 +57,13 @@ const tooLong = (digits: string) =>
  */
 export function decimal(options: DecimalOptions = {}) {
   const min = options.min === undefined ? undefined : new Exact(options.min);
-  return z
+  const schema = z
     .string()
     .transform((text, ctx): Exact => {
-      if (text.length > MAX_LITERAL_LENGTH) {
-        return reject(
-          ctx,
-          text,
-          "string_too_long",
-          `String should have at most ${MAX_LITERAL_LENGTH} characters`,
-          { ctx: { max_length: MAX_LITERAL_LENGTH } },
-        );
-      }
-      if (!DECIMAL_LITERAL.test(text)) {
-        return reject(
-          ctx,
-          text,
-          "float_parsing",
-          "Input should be a valid decimal number, unable to parse string as a number",
-        );
-      }
-      // Checked on the exponent first: a literal like 1e999999999 must not be expanded.
-      // Past decimal.js's own exponent range a literal becomes Infinity or 0: refuse those.
-      const value = new Exact(text);
-      const writtenAsZero = !NONZERO_MANTISSA.test(text);
-      if (!value.isFinite() || value.isZero() !== writtenAsZero) {
-        return reject(ctx, text, "value_error", tooLong(`more than ${MAX_RESULT_DIGITS}`));
-      }
-      if (!value.isZero() && Math.abs(value.e) > MAX_RESULT_DIGITS) {
-        return reject(ctx, text, "value_error", tooLong(`more than ${MAX_RESULT_DIGITS}`));
-      }
-      const digits = plainDigitCount(value);
-      if (digits > MAX_RESULT_DIGITS)
-        return reject(ctx, text, "value_error", tooLong(String(digits)));
-      if (min !== undefined && value.lt(min)) {
-        return reject(
-          ctx,
-          text,
-          "greater_than_equal",
-          `Input should be greater than or equal to ${min.toFixed()}`,
-          { ctx: { ge: min.toFixed() } },
-        );
-      }
-      return value;
+      const read = readDecimal(text, min);
+      return read instanceof Exact
+        ? read
+        : reject(ctx, text, read.type, read.message, read.extra ?? {});
     })
     .meta({
       format: DECIMAL_FORMAT,
@@ -95,6 +71,59 @@ export function decimal(options: DecimalOptions = {}) {
       pattern: DECIMAL_LITERAL.source,
       maxLength: MAX_LITERAL_LENGTH,
     });
+  FAST_CHECKS.set(schema, (value) => {
+    if (typeof value !== "string") return UNSURE;
+    const read = readDecimal(value, min);
+    return read instanceof Exact ? read : UNSURE;
+  });
+  return schema;
+}
+
+/** Why a decimal literal is refused, in Pydantic's terms. */
+interface DecimalRefusal {
+  type: string;
+  message: string;
+  extra?: object;
+}
+
+const NOT_A_NUMBER: DecimalRefusal = {
+  type: "float_parsing",
+  message: "Input should be a valid decimal number, unable to parse string as a number",
+};
+const TOO_LONG_LITERAL: DecimalRefusal = {
+  type: "string_too_long",
+  message: `String should have at most ${MAX_LITERAL_LENGTH} characters`,
+  extra: { ctx: { max_length: MAX_LITERAL_LENGTH } },
+};
+const TOO_MANY_DIGITS: DecimalRefusal = {
+  type: "value_error",
+  message: tooLong(`more than ${MAX_RESULT_DIGITS}`),
+};
+
+/** The rules of {@link decimal}: the value of `text`, or why it is refused. */
+function readDecimal(text: string, min: Exact | undefined): Exact | DecimalRefusal {
+  let value = parseShortDecimal(text);
+  if (value === undefined) {
+    if (text.length > MAX_LITERAL_LENGTH) return TOO_LONG_LITERAL;
+    if (!DECIMAL_LITERAL.test(text)) return NOT_A_NUMBER;
+    // Checked on the exponent first: a literal like 1e999999999 must not be expanded.
+    // Past decimal.js's own exponent range a literal becomes Infinity or 0: refuse those.
+    value = new Exact(text);
+    const writtenAsZero = !NONZERO_MANTISSA.test(text);
+    if (!value.isFinite() || value.isZero() !== writtenAsZero) return TOO_MANY_DIGITS;
+    if (!value.isZero() && Math.abs(value.e) > MAX_RESULT_DIGITS) return TOO_MANY_DIGITS;
+    const digits = plainDigitCount(value);
+    if (digits > MAX_RESULT_DIGITS)
+      return { type: "value_error", message: tooLong(String(digits)) };
+  }
+  if (min !== undefined && value.lt(min)) {
+    return {
+      type: "greater_than_equal",
+      message: `Input should be greater than or equal to ${min.toFixed()}`,
+      extra: { ctx: { ge: min.toFixed() } },
+    };
+  }
+  return value;
 }
 
 /**
@@ -171,7 +200,13 @@ export function text(options: { min?: number; max: number; description?: string 
       }
     })
     .meta({ maxLength: max });
-  return options.description ? checked.describe(options.description) : checked;
+  const described = options.description ? checked.describe(options.description) : checked;
+  const minLength = options.min ?? 0;
+  // Within `max` UTF-16 units is within `max` code points; longer strings go to zod.
+  FAST_CHECKS.set(described, (value) =>
+    typeof value === "string" && value.length >= minLength && value.length <= max ? value : UNSURE,
+  );
+  return described;
 }
 
 /**

@@ -8,7 +8,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import { execute, InvalidInputError } from "../core/runner.js";
+import { execute, InvalidInputError, trustOutputsOf } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
 import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
@@ -192,6 +192,7 @@ export async function loadOperations(
       if (previous) problems.push(`${file}: '${id}' is already defined by ${previous}`);
       seen.set(id, file);
       for (const problem of checkOperation(operation, where)) problems.push(`${file}: ${problem}`);
+      if (builtIn) trustOutputsOf(operation);
       operations.push(operation);
     }
   }

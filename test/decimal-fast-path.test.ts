@@ -1,0 +1,54 @@
+/**
+ * The short-decimal fast path gives exactly the value the full parse gives, and takes
+ * only literals for which every limit on literals holds.
+ */
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { Exact, parseShortDecimal } from "../src/kit/decimal.js";
+
+it.each([
+  ["1", "1"],
+  ["-0", "0"],
+  ["+5", "5"],
+  ["007", "7"],
+  ["9999999", "9999999"],
+  ["10000000", "10000000"],
+  [".5", "0.5"],
+  ["5.", "5"],
+  ["-1.25", "-1.25"],
+  ["123456789012345.123456789012345", "123456789012345.123456789012345"],
+])("%j → %s", (text, plain) => {
+  const value = parseShortDecimal(text);
+  expect(value?.toFixed()).toBe(plain);
+  expect(value?.eq(new Exact(text))).toBe(true);
+  expect(value?.isNegative()).toBe(new Exact(text).isNegative());
+});
+
+it.each([
+  "1e3",
+  "2.5E-4",
+  "1234567890123456",
+  "0.1234567890123456",
+  "",
+  ".",
+  "-",
+  " 1",
+  "NaN",
+  "0x10",
+  "1_000",
+])("%j is left to the full checks", (text) => {
+  expect(parseShortDecimal(text)).toBeUndefined();
+});
+
+it("agrees with decimal.js on every literal it takes", () => {
+  fc.assert(
+    fc.property(fc.stringMatching(/^[+-]?\d{0,17}(\.\d{0,17})?$/), (text) => {
+      const value = parseShortDecimal(text);
+      if (value === undefined) return;
+      const full = new Exact(text);
+      expect(value.eq(full) && value.isNegative() === full.isNegative()).toBe(true);
+      expect(value.toFixed()).toBe(full.toFixed());
+    }),
+    { seed: 20251123, numRuns: 2000 },
+  );
+});

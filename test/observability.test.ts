@@ -1,0 +1,156 @@
+/**
+ * The per-request observability path: request ids, the request line (the JSON pino would
+ * write, assembled by hand), and HTTP metrics tallied per route series.
+ */
+import type { IncomingMessage } from "node:http";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { keyIdOf } from "../src/http/auth.js";
+import { requestIdOf } from "../src/http/observability.js";
+import { DURATION_BUCKETS, HttpStats } from "../src/observability/metrics.js";
+import { allOperations, TEST_KEY } from "./helpers.js";
+
+const AUTH = { "x-api-key": TEST_KEY };
+
+async function loggedApp(lines: string[]) {
+  return buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY }),
+    operations: await allOperations(),
+    logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
+  });
+}
+
+describe("request ids", () => {
+  const bare = (id?: string) =>
+    ({ headers: id === undefined ? {} : { "x-request-id": id } }) as IncomingMessage;
+
+  it("generated ones are UUID-shaped, distinct, and share this process's prefix", () => {
+    const ids = Array.from({ length: 1000 }, () => requestIdOf(bare()));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(ids.map((id) => id.slice(0, 24))).size).toBe(1);
+  });
+
+  it.each([
+    ["req-42.abc", "req-42.abc"],
+    ["a/b:c@d+e=f_g", "a/b:c@d+e=f_g"],
+    ["has space", undefined],
+    ['quote"', undefined],
+    ["x".repeat(129), undefined],
+    ["", undefined],
+  ])("offered %j → %j (else a generated one)", (offered, kept) => {
+    const id = requestIdOf(bare(offered));
+    if (kept === undefined) expect(id).not.toBe(offered);
+    else expect(id).toBe(kept);
+  });
+});
+
+describe("the request line", () => {
+  it.each([
+    ["a calculation", "/v1/math/sum?numbers=1,2", AUTH, 200, "/v1/math/sum", "/v1/math/sum"],
+    ["a refused key", "/v1/math/sum?numbers=1", {}, 401, "/v1/math/sum", "/v1/math/sum"],
+    ["an unknown path (escaped)", "/v1/%22odd%22", AUTH, 404, "(unmatched)", "/v1/%22odd%22"],
+    ["a service endpoint", "/health", {}, 200, "/health", "/health"],
+  ])(
+    "%s: one line, the JSON pino writes, without the query",
+    async (_what, url, headers, status, route, path) => {
+      const lines: string[] = [];
+      const app = await loggedApp(lines);
+      try {
+        const response = await app.inject({
+          url,
+          headers: { ...headers, "x-request-id": "trace-7" },
+        });
+        expect(response.statusCode).toBe(status);
+        const requests = lines.filter((line) => line.includes('"msg":"request"'));
+        expect(requests).toHaveLength(1);
+        const line = requests[0] as string;
+        expect(line.endsWith("}\n")).toBe(true);
+        const entry = JSON.parse(line);
+        expect(entry).toEqual({
+          level: 30,
+          time: expect.any(Number),
+          pid: process.pid,
+          hostname: expect.any(String),
+          requestId: "trace-7",
+          method: "GET",
+          route,
+          path,
+          status,
+          durationMs: expect.any(Number),
+          ...(status === 401 || route !== "/v1/math/sum" ? {} : { keyId: keyIdOf(TEST_KEY) }),
+          remoteAddress: "127.0.0.1",
+          msg: "request",
+        });
+        // The same fields in the same order as pino writes them for log.info(fields, "request").
+        const reference: string[] = [];
+        const logger = pino({ level: "info" }, { write: (l: string) => reference.push(l) });
+        const { level: _l, time: _t, pid: _p, hostname: _h, msg: _m, ...fields } = entry;
+        logger.info(fields, "request");
+        expect(Object.keys(JSON.parse(reference[0] as string))).toEqual(Object.keys(entry));
+      } finally {
+        await app.close();
+      }
+    },
+  );
+
+  it("is not written above info", async () => {
+    const lines: string[] = [];
+    const app = await buildApp({
+      config: loadConfig({ API_KEYS: TEST_KEY }),
+      operations: await allOperations(),
+      logger: { level: "warn", stream: { write: (line: string) => lines.push(line) } },
+    });
+    await app.inject({ url: "/v1/math/sum?numbers=1", headers: AUTH });
+    await app.close();
+    expect(lines).toEqual([]);
+  });
+});
+
+describe("HttpStats", () => {
+  type Value = { labels: Record<string, string | number>; value: number; metricName?: string };
+  const values = async (stats: HttpStats, which: "counter" | "histogram") =>
+    (await stats[which]().get()).values as Value[];
+
+  it("counts each method, route and status apart, and buckets durations cumulatively", async () => {
+    const stats = new HttpStats();
+    const recorded: [string, string, number, number][] = [
+      ["GET", "/v1/math/sum", 200, 0.0004],
+      ["GET", "/v1/math/sum", 200, 0.003],
+      ["GET", "/v1/math/sum", 422, 0.002],
+      ["POST", "/graphql", 200, 0.02],
+      ["GET", "(unmatched)", 404, 9],
+    ];
+    for (const [method, route, status, seconds] of recorded)
+      stats.record(method, route, status, seconds);
+    expect(await values(stats, "counter")).toEqual([
+      { labels: { method: "GET", route: "/v1/math/sum", status: "200" }, value: 2 },
+      { labels: { method: "GET", route: "/v1/math/sum", status: "422" }, value: 1 },
+      { labels: { method: "POST", route: "/graphql", status: "200" }, value: 1 },
+      { labels: { method: "GET", route: "(unmatched)", status: "404" }, value: 1 },
+    ]);
+    const histogram = await values(stats, "histogram");
+    const sum200 = histogram.filter(
+      (v) => v.labels.status === "200" && v.labels.route === "/v1/math/sum",
+    );
+    const buckets = sum200.filter((v) => v.metricName === "http_request_duration_seconds_bucket");
+    expect(buckets.map((v) => [v.labels.le, v.value])).toEqual([
+      ...DURATION_BUCKETS.map((bound) => [bound, bound < 0.0005 ? 0 : bound < 0.005 ? 1 : 2]),
+      ["+Inf", 2],
+    ]);
+    expect(
+      sum200.find((v) => v.metricName === "http_request_duration_seconds_sum")?.value,
+    ).toBeCloseTo(0.0034);
+    expect(sum200.find((v) => v.metricName === "http_request_duration_seconds_count")?.value).toBe(
+      2,
+    );
+    // Beyond the last bound: only +Inf counts it.
+    const slow = histogram.filter(
+      (v) => v.labels.status === "404" && v.metricName?.endsWith("_bucket"),
+    );
+    expect(slow.map((v) => v.value)).toEqual([...DURATION_BUCKETS.map(() => 0), 1]);
+  });
+});
