@@ -45,7 +45,7 @@ const tooLong = (digits: string) =>
  */
 export function decimal(options: DecimalOptions = {}) {
   const min = options.min === undefined ? undefined : new Exact(options.min);
-  return z
+  const schema = z
     .string()
     .transform((text, ctx): Exact => {
       if (text.length > MAX_LITERAL_LENGTH) {
@@ -84,7 +84,7 @@ export function decimal(options: DecimalOptions = {}) {
           text,
           "greater_than_equal",
           `Input should be greater than or equal to ${min.toFixed()}`,
-          { ctx: { ge: min.toFixed() } },
+          { ctx: { ge: min.toNumber() } },
         );
       }
       return value;
@@ -95,7 +95,12 @@ export function decimal(options: DecimalOptions = {}) {
       pattern: DECIMAL_LITERAL.source,
       maxLength: MAX_LITERAL_LENGTH,
     });
+  if (min !== undefined) decimalMinimums.set(schema, min.toFixed());
+  return schema;
 }
+
+/** The `min` of each decimal schema that has one, for {@link describeParam}. */
+const decimalMinimums = new WeakMap<z.ZodType, string>();
 
 /**
  * An integer within `[min, max]` (safe-integer range by default).
@@ -164,6 +169,8 @@ export interface ParamDescription {
   values?: string[];
   /** For `integer`: whether it fits GraphQL's 32-bit `Int`. */
   fits32Bits?: boolean;
+  /** For `decimal`: its smallest allowed value (inclusive), as a literal. */
+  minimum?: string;
   /** For `integer`: its bounds; for `string` and `list`: the bounds of its length. */
   min?: number;
   max?: number;
@@ -204,7 +211,15 @@ export function describeParam(schema: z.ZodType): ParamDescription {
   }
   const def = inner._zod.def as { type: string; element?: z.ZodType; entries?: object };
   const meta = z.globalRegistry.get(inner);
-  if (meta?.format === DECIMAL_FORMAT) return { kind: "decimal", required, schema: inner };
+  if (meta?.format === DECIMAL_FORMAT) {
+    const minimum = decimalMinimums.get(inner);
+    return {
+      kind: "decimal",
+      ...(minimum === undefined ? {} : { minimum }),
+      required,
+      schema: inner,
+    };
+  }
   switch (def.type) {
     case "string":
       return { kind: "string", ...lengthBounds(inner), required, schema: inner };

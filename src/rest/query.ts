@@ -4,6 +4,8 @@
  * `-?[0-9]+`, booleans `true`/`false`/`1`/`0`. No `z.coerce`: a value that does not
  * convert is passed on as the raw string, so the schema reports it with its own type.
  */
+
+import { parseBoolean } from "../kit/booleans.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
@@ -47,12 +49,8 @@ function convert(raw: string, param: ParamDescription): unknown {
   switch (param.kind) {
     case "integer":
       return INTEGER_LITERAL.test(raw) ? Number(raw) : raw;
-    case "boolean": {
-      const word = raw.toLowerCase();
-      if (word === "true" || word === "1") return true;
-      if (word === "false" || word === "0") return false;
-      return raw;
-    }
+    case "boolean":
+      return parseBoolean(raw) ?? raw;
     default:
       return raw;
   }
