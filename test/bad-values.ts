@@ -2,8 +2,9 @@
  * Generated bad values for a parameter, by its kind and bounds: each must make the
  * request a 422 located at that parameter, never a 5xx.
  */
-import Decimal from "decimal.js";
+
 import { BOOLEAN_WORDS } from "../src/kit/booleans.js";
+import { Exact } from "../src/kit/decimal.js";
 import type { ParamDescription } from "../src/kit/params.js";
 
 export interface BadValue {
@@ -37,7 +38,7 @@ function scalarBadValues(param: ParamDescription): BadValue[] {
         { why: "101-character literal", values: ["1".repeat(101)] },
         ...(param.minimum === undefined
           ? []
-          : [{ why: "below minimum", values: [new Decimal(param.minimum).minus(1).toFixed()] }]),
+          : [{ why: "below minimum", values: [new Exact(param.minimum).minus(1).toFixed()] }]),
       ];
     case "integer":
       return [
