@@ -100,17 +100,17 @@ function fieldRows(schema: Schema, prefix = ""): string[] {
  * exampleQuery({ numbers: ["0.1", "0.2"] }); // "numbers=0.1,0.2"
  */
 export function exampleQuery(input: Record<string, unknown>): string {
-  const escape = (value: unknown) =>
+  const readable = (value: unknown) =>
     encodeURIComponent(String(value)).replace(/%(2C|3A|2F)/g, (_, hex: string) =>
       String.fromCharCode(Number.parseInt(hex, 16)),
     );
   return Object.entries(input)
     .flatMap(([name, value]) => {
-      if (!Array.isArray(value)) return [`${name}=${escape(value)}`];
+      if (!Array.isArray(value)) return [`${name}=${readable(value)}`];
       if (value.some((item) => String(item).includes(","))) {
         return value.map((item) => `${name}=${encodeURIComponent(String(item))}`);
       }
-      return [`${name}=${value.map(escape).join(",")}`];
+      return [`${name}=${value.map(readable).join(",")}`];
     })
     .join("&");
 }
