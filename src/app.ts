@@ -139,6 +139,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
   });
+  // Header count is bounded by maxHeaderSize alone. Node 24 answers 431 past
+  // maxHeadersCount (default 2,000 entries) where Node 22 silently dropped the rest.
+  app.server.maxHeadersCount = 0;
   app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
   const allowed = trackRoutes(app);
 

@@ -2,6 +2,9 @@
  * Generated bad values for a parameter, by its kind and bounds: each must make the
  * request a 422 located at that parameter, never a 5xx.
  */
+
+import { BOOLEAN_WORDS } from "../src/kit/booleans.js";
+import { Exact } from "../src/kit/decimal.js";
 import type { ParamDescription } from "../src/kit/params.js";
 
 export interface BadValue {
@@ -54,6 +57,9 @@ function scalarBadValues(param: ParamDescription): BadValue[] {
         { why: "tiny exponent", values: ["1e-999999999"] },
         { why: "10k-digit literal", values: ["9".repeat(10_000)] },
         { why: "101-character literal", values: ["1".repeat(101)] },
+        ...(param.minimum === undefined
+          ? []
+          : [{ why: "below minimum", values: [new Exact(param.minimum).minus(1).toFixed()] }]),
       ];
     case "integer":
       return [
@@ -70,7 +76,13 @@ function scalarBadValues(param: ParamDescription): BadValue[] {
         { why: "above maximum", values: [String(BigInt(param.max ?? 0) + 1n)] },
       ];
     case "boolean":
-      return [...COMMON, { why: "word", values: ["maybe"] }, { why: "two", values: ["2"] }];
+      return [
+        ...COMMON,
+        { why: "word", values: ["maybe"] },
+        { why: "two", values: ["2"] },
+        { why: "padded word", values: [" yes"] },
+        { why: "prefix of a word", values: ["tru"] },
+      ];
     case "enum":
       return [
         ...COMMON,
@@ -122,3 +134,18 @@ export function badValuesFor(param: ParamDescription, valid: string[]): BadValue
       : []),
   ];
 }
+
+/**
+ * Other spellings of a valid value that must be read as that value: for a boolean, every
+ * word Pydantic accepts, in three cases. Empty for other kinds.
+ */
+export function equivalentSpellings(param: ParamDescription): { raw: string; value: unknown }[] {
+  if (param.kind !== "boolean") return [];
+  return [...BOOLEAN_WORDS].flatMap(([word, value]) => {
+    const title = word.charAt(0).toUpperCase() + word.slice(1);
+    return [...new Set([word, word.toUpperCase(), title])].map((raw) => ({ raw, value }));
+  });
+}
+
+/** The bound keys of a `ctx` (Pydantic's `ge`, `gt`, `le`, `lt`): always JSON numbers. */
+export const BOUND_KEYS = ["ge", "gt", "le", "lt"] as const;

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeParam } from "../src/kit/params.js";
-import { badValuesFor } from "./bad-values.js";
+import { BOUND_KEYS, badValuesFor, equivalentSpellings } from "./bad-values.js";
 import { AUTH, allOperations, queryOf, testApp, urlOf } from "./helpers.js";
 
 const operations = await allOperations();
@@ -60,9 +60,15 @@ describe.each(
     const response = await app.inject({ url: urlOf(operation, query), headers: AUTH });
     expect(response.statusCode, response.body).toBe(422);
     const { detail } = response.json() as {
-      detail: { loc: string[]; msg: string; type: string }[];
+      detail: { loc: string[]; msg: string; type: string; ctx?: Record<string, unknown> }[];
     };
     expect(detail.length).toBeGreaterThan(0);
+    for (const problem of detail) {
+      // Bounds are JSON numbers for decimals and integers alike, as FastAPI sends them.
+      for (const key of BOUND_KEYS) {
+        if (problem.ctx && key in problem.ctx) expect(typeof problem.ctx[key]).toBe("number");
+      }
+    }
     for (const problem of detail) {
       expect(problem).toEqual(
         expect.objectContaining({
@@ -89,6 +95,28 @@ describe.each(
       ).toBe(true);
     }
     assertCleanBody(response.body);
+  });
+
+  const spellings = Object.entries(operation.input.shape).flatMap(([name, schema]) =>
+    equivalentSpellings(describeParam(schema)).map(({ raw, value }) => [name, raw, value] as const),
+  );
+  it.each(spellings)("%s=%s reads as %s", async (name, raw, value) => {
+    const rest = { ...base };
+    delete rest[name];
+    const spelled = await app.inject({
+      url: urlOf(
+        operation,
+        [queryOf(rest), `${name}=${encodeURIComponent(raw)}`].filter(Boolean).join("&"),
+      ),
+      headers: AUTH,
+    });
+    const canonical = await app.inject({
+      url: urlOf(operation, queryOf({ ...rest, [name]: value })),
+      headers: AUTH,
+    });
+    expect(canonical.statusCode, canonical.body).toBe(200);
+    expect(spelled.statusCode, spelled.body).toBe(200);
+    expect(spelled.body).toBe(canonical.body);
   });
 
   it("an unknown parameter is a 422 extra_forbidden", async () => {

@@ -94,6 +94,23 @@ describe("the generated schema", () => {
     expect(printSchema(schema)).toMatch(/scalar Decimal/);
   });
 
+  it("describes every object type, enum and enum value, for the docs panel and codegen", () => {
+    const undescribed: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (
+        type.name.startsWith("__") ||
+        ["String", "Boolean", "Int", "Float", "ID"].includes(type.name)
+      )
+        continue;
+      if (!type.description) undescribed.push(type.name);
+      if (isEnumType(type)) {
+        for (const value of type.getValues())
+          if (!value.description) undescribed.push(`${type.name}.${value.name}`);
+      }
+    }
+    expect(undescribed).toEqual([]);
+  });
+
   it("has one nullable Query field per area", () => {
     const areas = [...new Set(operations.map((o) => camel(o.area)))].sort();
     const fields = query?.getFields() ?? {};
@@ -249,7 +266,9 @@ describe("types from zod", () => {
     expect(printed).toContain("odd: String\n");
     expect(printed).toContain("items: [ShapesAllKindsItemsItem!]!");
     expect(printed).toContain("nested: ShapesAllKindsNested\n");
-    expect(printed).toMatch(/enum ShapesAllKindsMode {\s+fast\s+slow\s+}/);
+    expect(printed).toMatch(
+      /enum ShapesAllKindsMode {(\s+"""[^"]*"""\s+fast)(\s+"""[^"]*"""\s+slow)\s+}/,
+    );
   });
 
   it("writes representable defaults and shares an enum between input and output", () => {

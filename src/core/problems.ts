@@ -148,7 +148,7 @@ function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Descr
  *
  * @example
  * toProblems(schema.safeParse(input).error.issues, schema, input)
- * // [{ loc: ["numbers", "1"], msg: "Input should be a valid decimal number, …", type: "float_parsing", input: "abc" }]
+ * // [{ loc: ["numbers", "1"], msg: "Input should be a valid decimal number, …", type: "float_parsing" }]
  */
 export function toProblems(
   issues: readonly Issue[],

@@ -34,13 +34,22 @@ const PAGE = `<!doctype html>
 `;
 
 // "Authorize" takes the X-API-Key; "Try it out" is on so a newcomer calls an operation at once.
-const INIT = `window.ui = SwaggerUIBundle({
+// Swagger UI looks up an input component per `type` + `format` for list items and warns
+// when there is none; decimals (OpenAPI's registered `decimal` format) are typed as text.
+const INIT = `const DecimalInput = (system) => ({
+  components: {
+    JsonSchema_string_decimal: (props) =>
+      system.React.createElement(system.getComponent("JsonSchema_string"), props),
+  },
+});
+window.ui = SwaggerUIBundle({
   url: "/openapi.json",
   dom_id: "#swagger-ui",
   deepLinking: true,
   tryItOutEnabled: true,
   displayRequestDuration: true,
   defaultModelsExpandDepth: 0,
+  plugins: [DecimalInput],
 });
 `;
 

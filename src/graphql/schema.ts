@@ -162,14 +162,22 @@ class TypeFactory {
     return name;
   }
 
-  /** A GraphQL enum when every value is a valid enum name, else `String`. */
-  enumOrString(name: string, values: readonly string[]): TypeParam {
+  /**
+   * A GraphQL enum when every value is a valid enum name, else `String`. Each value says
+   * it is the same word in REST, so a reader of the schema alone knows the mapping.
+   */
+  enumOrString(name: string, values: readonly string[], description?: string): TypeParam {
     if (values.length === 0 || !values.every(isEnumName)) return "String";
     const key = values.join("\n");
     const known = this.enums.get(name);
     if (known?.values === key) return known.ref;
     const unique = this.uniqueName(name);
-    const ref = this.builder.enumType(unique, { values: [...values] });
+    const ref = this.builder.enumType(unique, {
+      description: description ?? `One of ${values.map((value) => `\`${value}\``).join(", ")}.`,
+      values: Object.fromEntries(
+        values.map((value) => [value, { description: `\`${value}\`, as in REST and JSON.` }]),
+      ),
+    });
     this.enums.set(unique, { values: key, ref });
     return ref;
   }
@@ -211,7 +219,11 @@ class TypeFactory {
         return describeParam(schema).fits32Bits ? "Int" : "SafeInt";
       }
       case "enum":
-        return this.enumOrString(name, Object.values(def.entries ?? {}).map(String));
+        return this.enumOrString(
+          name,
+          Object.values(def.entries ?? {}).map(String),
+          descriptionOf(schema),
+        );
       case "literal": {
         const values = def.values ?? [];
         if (values.every((v) => typeof v === "string")) return "String";
@@ -237,6 +249,12 @@ class TypeFactory {
     description?: string,
   ): object {
     const name = this.uniqueName(base);
+    // Without a description of its own, a type says where it comes from.
+    const said =
+      description ??
+      (where.includes(".")
+        ? `Part of the result of \`${where.split(".")[0]}\`: \`${where}\`.`
+        : `The result of \`${where}\` (REST: \`GET /v1/${where}\`).`);
     const fields = Object.entries(shape).map(([key, schema]) => ({
       key,
       description: descriptionOf(schema),
@@ -248,7 +266,7 @@ class TypeFactory {
       fields: FieldsOf;
     }) => void;
     implement.call(ref, {
-      description,
+      description: said,
       fields: (t) => {
         if (fields.length === 0) {
           // GraphQL object types need a field; a result with none still gets its own type.
@@ -277,8 +295,8 @@ class TypeFactory {
     return ref;
   }
 
-  /** The GraphQL type of one parameter. */
-  input(param: ParamDescription, name: string): TypeParam | [TypeParam] {
+  /** The GraphQL type of one parameter; `description` is the parameter's. */
+  input(param: ParamDescription, name: string, description?: string): TypeParam | [TypeParam] {
     switch (param.kind) {
       case "decimal":
         return "Decimal";
@@ -289,10 +307,10 @@ class TypeFactory {
       case "string":
         return "String";
       case "enum":
-        return this.enumOrString(name, param.values ?? []);
+        return this.enumOrString(name, param.values ?? [], description);
       case "list": {
         if (!param.item) throw new TypeError(`${name}: a list without an item type`);
-        const item = this.input(param.item, `${name}Item`);
+        const item = this.input(param.item, `${name}Item`, description);
         if (Array.isArray(item)) throw new TypeError(`${name}: lists of lists are not supported`);
         return [item];
       }
@@ -485,11 +503,12 @@ function operationField(
   const result = types.output(operation.output, typeName, where);
   const params = Object.entries(operation.input.shape).map(([name, schema]) => {
     const param = describeParam(schema);
+    const description = descriptionOf(schema);
     return {
       name,
       param,
-      type: types.input(param, `${typeName}${capitalize(name)}`),
-      description: descriptionOf(schema),
+      type: types.input(param, `${typeName}${capitalize(name)}`, description),
+      description,
       fallback: graphqlDefault(schema, param),
     };
   });

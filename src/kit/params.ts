@@ -71,6 +71,7 @@ export function decimal(options: DecimalOptions = {}) {
       pattern: DECIMAL_LITERAL.source,
       maxLength: MAX_LITERAL_LENGTH,
     });
+  if (min !== undefined) decimalMinimums.set(schema, min.toFixed());
   FAST_CHECKS.set(schema, (value) => {
     if (typeof value !== "string") return UNSURE;
     const read = readDecimal(value, min);
@@ -120,11 +121,14 @@ function readDecimal(text: string, min: Exact | undefined): Exact | DecimalRefus
     return {
       type: "greater_than_equal",
       message: `Input should be greater than or equal to ${min.toFixed()}`,
-      extra: { ctx: { ge: min.toFixed() } },
+      extra: { ctx: { ge: min.toNumber() } },
     };
   }
   return value;
 }
+
+/** The `min` of each decimal schema that has one, for {@link describeParam}. */
+const decimalMinimums = new WeakMap<z.ZodType, string>();
 
 /**
  * An integer within `[min, max]` (safe-integer range by default).
@@ -234,6 +238,8 @@ export interface ParamDescription {
   values?: string[];
   /** For `integer`: whether it fits GraphQL's 32-bit `Int`. */
   fits32Bits?: boolean;
+  /** For `decimal`: its smallest allowed value (inclusive), as a literal. */
+  minimum?: string;
   /** For `integer`: its bounds; for `string` and `list`: the bounds of its length. */
   min?: number;
   max?: number;
@@ -274,7 +280,15 @@ export function describeParam(schema: z.ZodType): ParamDescription {
   }
   const def = inner._zod.def as { type: string; element?: z.ZodType; entries?: object };
   const meta = z.globalRegistry.get(inner);
-  if (meta?.format === DECIMAL_FORMAT) return { kind: "decimal", required, schema: inner };
+  if (meta?.format === DECIMAL_FORMAT) {
+    const minimum = decimalMinimums.get(inner);
+    return {
+      kind: "decimal",
+      ...(minimum === undefined ? {} : { minimum }),
+      required,
+      schema: inner,
+    };
+  }
   switch (def.type) {
     case "string":
       return { kind: "string", ...lengthBounds(inner), required, schema: inner };

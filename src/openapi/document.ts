@@ -35,9 +35,26 @@ const problemSchema = {
     },
     msg: { type: "string", description: "What is wrong, as a sentence." },
     type: { type: "string", description: "A Pydantic v2 error type, e.g. float_parsing." },
-    input: { description: "The offending value, when short." },
-    ctx: { type: "object", description: 'The limit that was broken, e.g. {"le": 1000}.' },
+    ctx: {
+      type: "object",
+      description:
+        "The constraint that was broken, under Pydantic's keys. Bounds are JSON numbers for " +
+        "decimal and integer parameters alike.",
+      properties: {
+        ge: { type: "number", description: "The value must be greater than or equal to this." },
+        gt: { type: "number", description: "The value must be greater than this." },
+        le: { type: "number", description: "The value must be less than or equal to this." },
+        lt: { type: "number", description: "The value must be less than this." },
+        min_length: { type: "integer", description: "Fewest characters or list items." },
+        max_length: { type: "integer", description: "Most characters or list items." },
+        actual_length: { type: "integer", description: "How many list items were sent." },
+        field_type: { type: "string", description: 'The kind of value counted, e.g. "List".' },
+        expected: { type: "string", description: "The allowed values, quoted, for `enum`." },
+      },
+      additionalProperties: true,
+    },
   },
+  // No `input`: Pydantic echoes the offending value, this service does not (docs/api.md).
 };
 
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -103,6 +120,15 @@ function operationObject(operation: AnyOperation): JsonObject {
   };
 }
 
+/** What an area's tag says: its path and its operations' summaries, from the registry. */
+function tagDescription(area: string, operations: readonly AnyOperation[]): string {
+  const members = operations.filter((operation) => operation.area === area);
+  const lines = members.map(
+    (operation) => `\`${operation.name}\`: ${operation.summary.replace(/\.$/, "")}`,
+  );
+  return `Operations under \`/v1/${area}/\`. ${lines.join("; ")}.`;
+}
+
 export interface DocumentInfo {
   version: string;
   description?: string;
@@ -139,7 +165,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
     },
     servers: [{ url: "/" }],
     security: [{ ApiKeyAuth: [] }],
-    tags: areas.map((area) => ({ name: area })),
+    tags: areas.map((area) => ({ name: area, description: tagDescription(area, operations) })),
     paths,
     components: {
       securitySchemes: {

@@ -8,6 +8,8 @@
  * are not valid UTF-8 (overlong forms, encoded surrogates), make the value a 422 at its
  * parameter rather than text silently replaced with U+FFFD.
  */
+
+import { parseBoolean } from "../kit/booleans.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, isWellFormed, type ParamDescription } from "../kit/params.js";
@@ -156,12 +158,8 @@ function convert(raw: string, param: ParamDescription): unknown {
   switch (param.kind) {
     case "integer":
       return INTEGER_LITERAL.test(raw) ? Number(raw) : raw;
-    case "boolean": {
-      const word = raw.toLowerCase();
-      if (word === "true" || word === "1") return true;
-      if (word === "false" || word === "0") return false;
-      return raw;
-    }
+    case "boolean":
+      return parseBoolean(raw) ?? raw;
     default:
       return raw;
   }

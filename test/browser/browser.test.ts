@@ -68,7 +68,10 @@ function watch(context: BrowserContext, page: Page, origin: string): Trouble {
     errorResponses: [],
   };
   page.on("console", (message) => {
-    if (message.type() === "error") {
+    // Swagger UI reports a schema it cannot render ("Could not find component") as a warning.
+    const missingComponent =
+      message.type() === "warning" && message.text().includes("Could not find component");
+    if (message.type() === "error" || missingComponent) {
       const where = message.location().url;
       trouble.consoleErrors.push(where ? `${message.text()} (${where})` : message.text());
     }

@@ -74,7 +74,9 @@ interface Semantics {
 }
 
 const first = (values: Values, name: string) => values[name]?.[0];
-const isTrue = (word: string | undefined) => word === "true" || word === "1";
+/** The contract's spellings of true (section 1), in any case. */
+const TRUE_WORDS = new Set(["true", "1", "yes", "on", "y", "t"]);
+const isTrue = (word: string | undefined) => TRUE_WORDS.has(word?.toLowerCase() ?? "");
 const unsigned = (literal: string) => literal.replace(/^[+-]/, "");
 
 /** `divisor:word`: divisor 1 to 10^9 in digits, word 1 to 32 printable characters, single spaces, no comma. */

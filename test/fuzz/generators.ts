@@ -188,7 +188,13 @@ export function integerArb(schema: JsonSchema): fc.Arbitrary<string> {
     });
 }
 
-const BOOLEAN_WORDS = ["true", "false", "1", "0"];
+/** The contract's boolean spellings (section 1: Pydantic's), accepted in any case. */
+const BOOLEAN_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off", "y", "n", "t", "f"];
+const BOOLEAN_SPELLINGS = BOOLEAN_WORDS.flatMap((word) => [
+  word,
+  word.toUpperCase(),
+  word.charAt(0).toUpperCase() + word.slice(1),
+]);
 
 /** Words that make plausible text: sentiment entries, negators, case styles, punctuation. */
 const WORDS = [
@@ -288,7 +294,7 @@ export function scalarArb(schema: JsonSchema): fc.Arbitrary<string> {
     case "integer":
       return integerArb(schema);
     case "boolean":
-      return fc.constantFrom(...BOOLEAN_WORDS);
+      return fc.constantFrom(...BOOLEAN_SPELLINGS);
     case "enum":
       return fc.constantFrom(...(schema.enum ?? []).map(String));
     case "pattern":
@@ -657,10 +663,11 @@ export function invalidScalarArb(schema: JsonSchema, inList: boolean): fc.Arbitr
         text(
           fc.constantFrom(
             ...WORD_ODDITIES,
-            "yes",
-            "no",
-            "on",
-            "off",
+            "yess",
+            "nope",
+            "of",
+            "onn",
+            "ye",
             "2",
             "-1",
             "tru",
