@@ -58,11 +58,16 @@ const note = (line: string) => {
   console.log(`[deploy] ${line}`);
 };
 
-const get = (pathAndQuery: string, key?: string, accept?: string) =>
-  httpGet(port, pathAndQuery, {
+/** Requests sent through the balancer, by this file's checks and loads. */
+let throughBalancer = 0;
+
+const get = (pathAndQuery: string, key?: string, accept?: string) => {
+  throughBalancer++;
+  return httpGet(port, pathAndQuery, {
     headers: { ...(key ? { "x-api-key": key } : {}), ...(accept ? { accept } : {}) },
     timeoutMs: 15_000,
   });
+};
 
 /** Probe keys, each used for one counting check only. */
 let nextProbe = 0;
@@ -104,6 +109,7 @@ function startLoad(): Load {
 
 async function stopLoad(): Promise<LoadReport> {
   const report = await (load as Load).stop();
+  throughBalancer += report.requests;
   load = undefined;
   return report;
 }
@@ -156,6 +162,7 @@ afterAll(async () => {
       .catch((error: Error) => console.error(error.message));
   }
   await run("docker", ["image", "rm", IMAGE_V2]).catch(() => undefined);
+  note(`requests through the balancer in all: ${throughBalancer}`);
   console.log(`[deploy] figures:\n  ${figures.join("\n  ")}`);
 }, 120_000);
 
