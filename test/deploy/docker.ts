@@ -90,9 +90,10 @@ export class Stack {
   }
 }
 
-export async function inspect(id: string): Promise<Record<string, never>> {
+/** `docker inspect` of one container or image, typed as far as the caller reads it. */
+export async function inspect<T>(id: string): Promise<T> {
   const { stdout } = await run("docker", ["inspect", id]);
-  return (JSON.parse(stdout) as Record<string, never>[])[0] as Record<string, never>;
+  return (JSON.parse(stdout) as T[])[0] as T;
 }
 
 /** The container's health status (`healthy`, `starting`, `unhealthy`). */
