@@ -52,6 +52,8 @@ const operations = await allOperations();
 let port = 0;
 let stack: Stack;
 let load: Load | undefined;
+/** The second image's build context (a copy of the repository's), removed at the end. */
+let context: string | undefined;
 const figures: string[] = [];
 const note = (line: string) => {
   figures.push(line);
@@ -160,6 +162,7 @@ afterAll(async () => {
       .catch((error: Error) => console.error(error.message));
   }
   await run("docker", ["image", "rm", IMAGE_V2]).catch(() => undefined);
+  if (context) rmSync(context, { recursive: true, force: true });
   note(`requests through the balancer in all: ${throughBalancer}`);
   console.log(`[deploy] figures:\n  ${figures.join("\n  ")}`);
 }, 120_000);
@@ -314,7 +317,7 @@ describe("failures under steady load", () => {
 
 describe("a rolling update", () => {
   it("replaces the replicas one at a time with an image that has one more operation, losing nothing", async () => {
-    const context = mkdtempSync(path.join(tmpdir(), "uc-deploy-v2-"));
+    context = mkdtempSync(path.join(tmpdir(), "uc-deploy-v2-"));
     try {
       for (const entry of [
         "Dockerfile",
