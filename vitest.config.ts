@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
 
@@ -20,6 +20,8 @@ export default defineConfig({
   },
   test: {
     include: ["operations/**/*.test.ts", "src/**/*.test.ts", "test/**/*.test.ts"],
+    // The Docker system test runs on its own: npm run test:deploy.
+    exclude: [...configDefaults.exclude, "test/deploy/**"],
     environment: "node",
     testTimeout: 20_000,
   },
