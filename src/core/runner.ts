@@ -4,6 +4,7 @@
  */
 import type { AnyOperation } from "../kit/define.js";
 import { CalculationError, NotFoundError, type Problem } from "../kit/errors.js";
+import { budgetProblem } from "./budget.js";
 import { toProblems } from "./problems.js";
 
 /** The input was invalid: every problem found, in Pydantic shape (loc without source). */
@@ -51,6 +52,8 @@ export function execute(
       : toProblems(parsed.error.issues, operation.input, input);
     throw new InvalidInputError([...gatewayProblems, ...schemaProblems]);
   }
+  const overBudget = operation.cost && budgetProblem(operation, parsed.data);
+  if (overBudget) throw new InvalidInputError([overBudget]);
   let output: unknown;
   try {
     output = operation.handler(parsed.data);

@@ -1,6 +1,7 @@
 /** Everything an operation module needs, in one import. */
 
 export { z } from "zod";
+export { type Cost, digitSpan, jsonBytes, REQUEST_BUDGET } from "./cost.js";
 export {
   type ArithmeticResult,
   arithmeticResult,
