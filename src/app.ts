@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
+import { registerBackpressure } from "./http/backpressure.js";
 import { handleClientError, handleError, sendError } from "./http/errors.js";
 import {
   logDestination,
@@ -114,6 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: handleClientError,
   });
   app.decorate("lifecycle", { draining: false });
+  // First: a request waiting behind its connection's previous answer runs nothing yet.
+  registerBackpressure(app);
   const allowed = trackRoutes(app);
 
   if (cluster.isWorker) {

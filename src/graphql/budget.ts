@@ -23,7 +23,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { overBudget, type Spent } from "../core/budget.js";
-import { REQUEST_BUDGET } from "../kit/cost.js";
+import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import { limitError } from "./limits.js";
 import { graphqlFieldOf } from "./schema.js";
@@ -157,7 +157,19 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
     );
     if (coerced.errors) return undefined;
     const spent: Spent = { work: 0, bytes: 0 };
+    // A fragment spread many times is one node: its cost is worked out once.
+    let lastNode: FieldNode | undefined;
+    let lastCost: Cost | undefined;
     for (const { operation, field, node } of fields.sites) {
+      if (node === lastNode && lastCost) {
+        spent.work += lastCost.work;
+        spent.bytes += lastCost.bytes;
+        const reason = overBudget(spent);
+        if (reason !== undefined) return refusal(reason, spent);
+        continue;
+      }
+      lastNode = node;
+      lastCost = undefined;
       let args: Record<string, unknown>;
       try {
         args = getArgumentValues(field, node, coerced.coerced);
@@ -169,18 +181,21 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       const parsed = operation.input.safeParse(input);
       if (!parsed.success || !operation.cost) continue;
       const cost = operation.cost(parsed.data);
+      lastCost = cost;
       spent.work += cost.work;
       spent.bytes += cost.bytes;
       const reason = overBudget(spent);
-      if (reason !== undefined) {
-        return limitError(
-          `Over the request budget: ${reason} (its operation fields together; at most ${REQUEST_BUDGET.bytes} bytes of answer and ${REQUEST_BUDGET.work} digit operations per request). Split the request.`,
-          "budget",
-          spent.bytes > REQUEST_BUDGET.bytes ? REQUEST_BUDGET.bytes : REQUEST_BUDGET.work,
-        );
-      }
+      if (reason !== undefined) return refusal(reason, spent);
     }
     return undefined;
+  }
+
+  function refusal(reason: string, spent: Spent): GraphQLError {
+    return limitError(
+      `Over the request budget: ${reason} (its operation fields together; at most ${REQUEST_BUDGET.bytes} bytes of answer and ${REQUEST_BUDGET.work} digit operations per request). Split the request.`,
+      "budget",
+      spent.bytes > REQUEST_BUDGET.bytes ? REQUEST_BUDGET.bytes : REQUEST_BUDGET.work,
+    );
   }
 
   return { fieldsOf, check };
