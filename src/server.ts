@@ -7,6 +7,7 @@ import cluster from "node:cluster";
 import { buildApp } from "./app.js";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
+import { drainConnections, trackConnections } from "./http/drain.js";
 
 function announceGeneratedKey(config: Config): void {
   if (!config.generatedKey) return;
@@ -17,12 +18,15 @@ function announceGeneratedKey(config: Config): void {
 }
 
 /**
- * Serves in this process until SIGTERM/SIGINT, then drains: /ready answers 503 for
- * DRAIN_DELAY seconds (load balancers stop sending), the server stops accepting, and
- * in-flight requests finish. Exits 0 when drained, 1 if SHUTDOWN_TIMEOUT passes first.
+ * Serves in this process until SIGTERM/SIGINT, then drains: /ready answers 503 and every
+ * answer says `Connection: close` for DRAIN_DELAY seconds (load balancers stop sending),
+ * the server stops accepting, every request already received is answered, and each
+ * connection closes after its last answer or once idle (see http/drain.ts). Exits 0 when
+ * drained, 1 if SHUTDOWN_TIMEOUT passes first.
  */
 async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config });
+  const connections = trackConnections(app.server);
   await app.listen({ host: config.host, port: config.port });
 
   let stopping = false;
@@ -37,6 +41,7 @@ async function serve(config: Config): Promise<void> {
       app.log.error({ timeoutSeconds: config.shutdownTimeoutSeconds }, "shutdown timed out");
       process.exit(1);
     }, config.shutdownTimeoutSeconds * 1000).unref();
+    await drainConnections(app.server, connections);
     await app.close();
     app.log.info("stopped");
     process.exit(0);

@@ -45,6 +45,9 @@ interface ConnectionState {
   waiting: HookHandlerDoneFunction[];
   stallTimer: NodeJS.Timeout | undefined;
   flushedAtArm: number;
+  /** When the connection last had nothing to do, and how much it had read by then. */
+  idleSince: number;
+  readAtIdle: number;
 }
 
 type WithState<T> = T & { [STATE]?: ConnectionState };
@@ -87,7 +90,11 @@ export function registerBackpressure(
     if (!state) return;
     state.running = false;
     const next = state.waiting.shift();
-    if (next === undefined) return;
+    if (next === undefined) {
+      state.idleSince = performance.now();
+      state.readAtIdle = state.socket.bytesRead;
+      return;
+    }
     if (state.socket.destroyed) {
       state.waiting.length = 0;
       return;
@@ -121,6 +128,8 @@ export function registerBackpressure(
           waiting: [],
           stallTimer: undefined,
           flushedAtArm: 0,
+          idleSince: 0,
+          readAtIdle: 0,
         };
         socket[STATE] = state;
         socket.once("close", onSocketClose);
@@ -167,4 +176,25 @@ export function registerBackpressure(
     if (state) armStall(state);
     done(null, payload);
   });
+}
+
+/**
+ * Whether `socket` has been idle for `graceMs`: no request running or waiting, no answer
+ * left to send, and not a byte read since its last answer (a request may be arriving).
+ * A connection that has not had a request yet counts from `acceptedAt`.
+ *
+ * @example
+ * if (idleFor(socket, 1000, acceptedAt)) socket.end(); // during shutdown
+ */
+export function idleFor(socket: Socket, graceMs: number, acceptedAt: number): boolean {
+  const state = (socket as WithState<Socket>)[STATE];
+  if (socket.writableLength > 0) return false;
+  const now = performance.now();
+  if (!state) return socket.bytesRead === 0 && now - acceptedAt >= graceMs;
+  return (
+    !state.running &&
+    state.waiting.length === 0 &&
+    socket.bytesRead === state.readAtIdle &&
+    now - state.idleSince >= graceMs
+  );
 }
