@@ -13,6 +13,7 @@ import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
 import { registerBackpressure } from "./http/backpressure.js";
 import { handleClientError, handleError, sendError } from "./http/errors.js";
+import { registerHeavyLane } from "./http/heavy-lane.js";
 import {
   logDestination,
   RequestLog,
@@ -117,6 +118,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("lifecycle", { draining: false });
   // First: a request waiting behind its connection's previous answer runs nothing yet.
   registerBackpressure(app);
+  // Then: requests with large inputs run one per turn of the event loop, between cheap ones.
+  registerHeavyLane(app);
   const allowed = trackRoutes(app);
 
   if (cluster.isWorker) {
