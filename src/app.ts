@@ -48,6 +48,9 @@ declare module "fastify" {
   }
 }
 
+/** Open connections one process serves at once. */
+export const MAX_CONNECTIONS = 1024;
+
 /** Allowed methods per known path, for 405 answers. */
 function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
   const methods = new Map<string, Set<string>>();
@@ -116,6 +119,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: handleClientError,
   });
   app.decorate("lifecycle", { draining: false });
+  // Bounds what connections can hold in memory together (see docs/budgets-and-fairness.md);
+  // past it node drops new connections at once.
+  app.server.maxConnections = MAX_CONNECTIONS;
   // First: a request waiting behind its connection's previous answer runs nothing yet.
   registerBackpressure(app);
   // Then: requests with large inputs run one per turn of the event loop, between cheap ones.

@@ -32,8 +32,8 @@ export interface BackpressureOptions {
 export const DEFAULT_BACKPRESSURE: Readonly<BackpressureOptions> = Object.freeze({
   maxWaiting: 16,
   stallMs: 5000,
-  largeAnswerBytes: 64 * 1024,
-  maxUnsentBytes: 32 * 1024 * 1024,
+  largeAnswerBytes: 8 * 1024,
+  maxUnsentBytes: 16 * 1024 * 1024,
 });
 
 const STATE: unique symbol = Symbol("connection state");

@@ -27,7 +27,7 @@ export interface HeavyLaneOptions {
 export const DEFAULT_HEAVY_LANE: Readonly<HeavyLaneOptions> = Object.freeze({
   heavyUrlBytes: 2048,
   heavyBodyBytes: 8192,
-  maxWaiting: 32,
+  maxWaiting: 16,
 });
 
 /** Registers the lane as an `onRequest` hook (after backpressure, before authentication). */
