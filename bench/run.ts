@@ -308,7 +308,8 @@ async function main(): Promise<number> {
     fairnessRounds.push({ round, ...result, rssMb: rss.stop().maxProcessMb });
     log(
       `round ${round} ${FAIRNESS_TARGET} cheap p50 ${result.cheapP50Ms} ms p99 ${result.cheapP99Ms} ms ` +
-        `(max ${result.cheapMaxMs}); costly ${Math.round(result.costlyRequestsPerSecond)} req/s; RSS ${fairnessRounds.at(-1)?.rssMb} MB`,
+        `(max ${result.cheapMaxMs}); costly ${Math.round(result.costlyRequestsPerSecond)} req/s; RSS ${fairnessRounds.at(-1)?.rssMb} MB` +
+        `${result.non2xx + result.errors > 0 ? `  non2xx ${result.non2xx} errors ${result.errors}` : ""}`,
     );
   }
 

@@ -6,7 +6,7 @@
 import autocannon from "autocannon";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { pathOf } from "../../src/registry/loader.js";
-import { API_KEY, queryOf, SUM_PATH } from "./workload.js";
+import { API_KEY, SUM_PATH } from "./workload.js";
 
 export const FAIRNESS_TARGET = "cheap-beside-costly";
 export const COSTLY_CONNECTIONS = 4;
@@ -44,12 +44,23 @@ export interface FairnessResult {
   errors: number;
 }
 
+/** Lists comma-separated: repeated `numbers=` would pass the 128 KB header limit (431). */
+function compactQuery(input: Record<string, unknown>): string {
+  return Object.entries(input)
+    .map(([name, value]) =>
+      Array.isArray(value)
+        ? `${name}=${value.map((item) => encodeURIComponent(String(item))).join(",")}`
+        : `${name}=${encodeURIComponent(String(value))}`,
+    )
+    .join("&");
+}
+
 /** One GET per operation, each with its costliest input. */
 export function costlyPaths(operations: readonly AnyOperation[]): string[] {
   return operations.map((operation) => {
     const input =
       COSTLIEST[`${operation.area}/${operation.name}`] ?? operation.examples[0]?.input ?? {};
-    const query = queryOf(input);
+    const query = compactQuery(input);
     return `${pathOf(operation)}${query ? `?${query}` : ""}`;
   });
 }
