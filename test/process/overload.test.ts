@@ -19,7 +19,6 @@ import {
   sleep,
   startServer,
   stopAll,
-  waitFor,
 } from "./helpers.js";
 
 const KEY = "overload-test-key";
