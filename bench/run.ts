@@ -12,6 +12,7 @@
  *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
  *          --out bench/results (where latest.md and latest.json go)
  *          --only rest-sum,graphql-10 (the raw server and bare fastify always run)
+ *          (cheap-beside-costly: a cheap client's latency beside 4 connections looping costly requests)
  *
  * Beside the service run two frameworks answering REST sum's request (key check, query
  * validation, float sum): bare fastify, and FastAPI when /usr/bin/python3 has fastapi and
@@ -24,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadOperations } from "../src/registry/loader.js";
+import { FAIRNESS_TARGET, type FairnessResult, measureFairness } from "./lib/fairness.js";
 import { type LoadResult, runLoad, stopLoad } from "./lib/load.js";
 import {
   childPids,
@@ -284,8 +286,12 @@ async function main(): Promise<number> {
   };
   if (opts.build) build();
 
-  const all = buildWorkloads(await loadOperations());
-  const unknown = (opts.only ?? []).filter((name) => !all.some((w) => w.name === name));
+  const operations = await loadOperations();
+  const all = buildWorkloads(operations);
+  const fairness = !opts.only || opts.only.includes(FAIRNESS_TARGET);
+  const unknown = (opts.only ?? []).filter(
+    (name) => name !== FAIRNESS_TARGET && !all.some((w) => w.name === name),
+  );
   if (unknown.length > 0) throw new BenchError(`unknown targets: ${unknown.join(", ")}`);
   const fastapi = hasFastapi();
   if (!fastapi) log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
@@ -298,7 +304,7 @@ async function main(): Promise<number> {
 
   logDir = mkdtempSync(path.join(os.tmpdir(), "ucs-bench-"));
   const servers = await startServers(
-    new Set(workloads.map((w) => w.server)),
+    new Set([...workloads.map((w) => w.server), ...(fairness ? (["service"] as const) : [])]),
     logDir,
     opts.nodeFlags,
   );
@@ -339,6 +345,19 @@ async function main(): Promise<number> {
     }
   }
 
+  const fairnessRounds: (FairnessResult & { round: number; rssMb: number })[] = [];
+  const service = servers.get("service");
+  for (let round = 1; fairness && service && round <= settings.rounds; round++) {
+    const rss = new RssSampler(() => [service.pid]).start();
+    const result = await measureFairness(service.origin, operations, settings.seconds);
+    fairnessRounds.push({ round, ...result, rssMb: rss.stop().maxProcessMb });
+    log(
+      `round ${round} ${FAIRNESS_TARGET} cheap p50 ${result.cheapP50Ms} ms p99 ${result.cheapP99Ms} ms ` +
+        `(max ${result.cheapMaxMs}); costly ${Math.round(result.costlyRequestsPerSecond)} req/s; RSS ${fairnessRounds.at(-1)?.rssMb} MB` +
+        `${result.non2xx + result.errors > 0 ? `  non2xx ${result.non2xx} errors ${result.errors}` : ""}`,
+    );
+  }
+
   const exitCodes: Record<string, number | null> = {};
   for (const [name, server] of servers) exitCodes[name] = await stopServer(server);
   rmSync(logDir, { recursive: true, force: true });
@@ -347,6 +366,7 @@ async function main(): Promise<number> {
   const summaries = summarise(workloads, records);
   const checks = checkTargets(summaries);
   let report = markdown(summaries, checks, settings, date, records, idle);
+  if (fairnessRounds.length > 0) report += fairnessMarkdown(fairnessRounds);
   const failing = summaries.filter((s) => s.non2xx + s.errors > 0);
   if (failing.length > 0) {
     report += `\n**Errors under load**: ${failing
@@ -375,6 +395,7 @@ async function main(): Promise<number> {
         targets: checks,
         rounds: records,
         idleRssMb: idle,
+        ...(fairnessRounds.length > 0 ? { cheapBesideCostly: fairnessRounds } : {}),
         serverExitCodes: exitCodes,
       },
       null,
@@ -385,6 +406,27 @@ async function main(): Promise<number> {
   process.stdout.write(readFileSync(path.join(opts.out, "latest.md"), "utf8"));
   log(`written: ${path.join(opts.out, "latest.md")} and latest.json`);
   return failing.length > 0 ? 1 : 0;
+}
+
+/** The fairness row: medians over rounds of the cheap client's latency and the peak RSS. */
+function fairnessMarkdown(rounds: readonly (FairnessResult & { rssMb: number })[]): string {
+  const mid = (pick: (r: FairnessResult & { rssMb: number }) => number) => {
+    const sorted = rounds.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+  };
+  return [
+    "",
+    "## Cheap client beside costly clients",
+    "",
+    "4 connections loop the costliest legal request of every operation (REST) while one connection " +
+      "sends `math/sum?numbers=1,2,3`; the cheap client's latency, medians over rounds.",
+    "",
+    "| Target | cheap p50 ms | cheap p99 ms | cheap max ms | costly req/s | peak RSS MB |",
+    "|---|--:|--:|--:|--:|--:|",
+    `| ${FAIRNESS_TARGET} | ${mid((r) => r.cheapP50Ms)} | ${mid((r) => r.cheapP99Ms)} | ${mid((r) => r.cheapMaxMs)} | ` +
+      `${Math.round(mid((r) => r.costlyRequestsPerSecond))} | ${Math.max(...rounds.map((r) => r.rssMb))} |`,
+    "",
+  ].join("\n");
 }
 
 let interrupted = false;

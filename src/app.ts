@@ -12,7 +12,9 @@ import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
+import { registerBackpressure } from "./http/backpressure.js";
 import { handleClientError, handleError, requireHost, sendError } from "./http/errors.js";
+import { registerHeavyLane } from "./http/heavy-lane.js";
 import { logDestination, noChildLogger, RequestLog, requestIdOf } from "./http/observability.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import type { AnyOperation } from "./kit/define.js";
@@ -57,6 +59,9 @@ declare module "fastify" {
     appState: AppState;
   }
 }
+
+/** Open connections one process serves at once. */
+export const MAX_CONNECTIONS = 1024;
 
 /** Allowed methods per known path, for 405 answers. */
 function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
@@ -143,6 +148,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // maxHeadersCount (default 2,000 entries) where Node 22 silently dropped the rest.
   app.server.maxHeadersCount = 0;
   app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
+  // Bounds what connections can hold in memory together (see docs/budgets-and-fairness.md);
+  // past it node drops new connections at once.
+  app.server.maxConnections = MAX_CONNECTIONS;
+  // First: a request waiting behind its connection's previous answer runs nothing yet.
+  registerBackpressure(app);
+  // Then: requests with large inputs run one per turn of the event loop, between cheap ones.
+  registerHeavyLane(app);
   const allowed = trackRoutes(app);
 
   if (cluster.isWorker && !replacing) {

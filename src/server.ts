@@ -6,6 +6,7 @@
 import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
+import { drainConnections, trackConnections } from "./http/drain.js";
 import { buildReloadableApp } from "./reload.js";
 
 function announceGeneratedKey(config: Config): void {
@@ -17,13 +18,16 @@ function announceGeneratedKey(config: Config): void {
 }
 
 /**
- * Serves in this process until SIGTERM/SIGINT, then drains: /ready answers 503 for
- * DRAIN_DELAY seconds (load balancers stop sending), the server stops accepting, and
- * in-flight requests finish. Exits 0 when drained, 1 if SHUTDOWN_TIMEOUT passes first.
+ * Serves in this process until SIGTERM/SIGINT, then drains: /ready answers 503 and every
+ * answer says `Connection: close` for DRAIN_DELAY seconds (load balancers stop sending),
+ * the server stops accepting, every request already received is answered, and each
+ * connection closes after its last answer or once idle (see http/drain.ts). Exits 0 when
+ * drained, 1 if SHUTDOWN_TIMEOUT passes first.
  */
 async function serve(config: Config): Promise<void> {
   const service = await buildReloadableApp(config);
   const { app } = service;
+  const connections = trackConnections(app.server);
   await app.listen({ host: config.host, port: config.port });
   // SIGHUP: load the operations afresh (see reload.ts); a refused set leaves the old one.
   process.on("SIGHUP", () => {
@@ -43,6 +47,7 @@ async function serve(config: Config): Promise<void> {
       app.log.error({ timeoutSeconds: config.shutdownTimeoutSeconds }, "shutdown timed out");
       process.exit(1);
     }, config.shutdownTimeoutSeconds * 1000).unref();
+    await drainConnections(app.server, connections);
     await app.close();
     app.log.info("stopped");
     process.exit(0);

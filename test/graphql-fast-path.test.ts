@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { createBudget } from "../src/graphql/budget.js";
 import { createFastPath } from "../src/graphql/fast-path.js";
 import { DEFAULT_GRAPHQL_LIMITS } from "../src/graphql/limits.js";
 import { buildGraphqlSchema } from "../src/graphql/schema.js";
@@ -236,9 +237,11 @@ describe("the GraphQL fast path answers as yoga does", () => {
 describe("which requests the fast path takes", () => {
   let fastPath: ReturnType<typeof createFastPath>;
   beforeAll(() => {
+    const schema = buildGraphqlSchema(operations);
     fastPath = createFastPath({
-      schema: buildGraphqlSchema(operations),
+      schema,
       limits: DEFAULT_GRAPHQL_LIMITS,
+      budget: createBudget(schema, operations),
       yoga: { fetchAPI: globalThis as never },
       maskedMessage: "Unexpected error.",
       logMasked: () => {},

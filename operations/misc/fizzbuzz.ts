@@ -1,4 +1,4 @@
-import { CalculationError, defineOperation, integer, list, z } from "#kit";
+import { CalculationError, defineOperation, integer, jsonBytes, list, z } from "#kit";
 
 /** Bound on |start| and |end|: far inside the safe-integer range, so `%` and counts are exact. */
 const MAX_MAGNITUDE = 1e15;
@@ -209,6 +209,18 @@ export default defineOperation({
       },
     },
   ],
+  // Every item may carry every word (divisor 1); past the range limit the handler refuses.
+  cost: ({ start, end, rules: ruleTexts }) => {
+    const count = Math.min(Math.max(0, end - start + 1), MAX_NUMBERS);
+    let words = 0;
+    for (const text of ruleTexts) words += jsonBytes(text.slice(text.indexOf(":") + 1)) - 2;
+    const itemBytes = Math.max(words, String(-MAX_MAGNITUDE).length) + 3;
+    return {
+      work: count * (ruleTexts.length + 1) * 10,
+      bytes: count * itemBytes + ruleTexts.length * 80 + 100,
+      loc: ["rules"],
+    };
+  },
   handler: ({ start, end, rules: ruleTexts }) => {
     if (end < start) {
       throw new CalculationError(`end (${end}) must be greater than or equal to start (${start})`, [

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   type Problem,
 } from "../kit/errors.js";
+import { budgetProblem } from "./budget.js";
 import { inputCheckOf, UNSURE } from "./compile-input.js";
 import { toProblems } from "./problems.js";
 
@@ -93,6 +94,8 @@ export function execute(
     }
     data = parsed.data;
   }
+  const overBudget = operation.cost && budgetProblem(operation, data);
+  if (overBudget) throw new InvalidInputError([overBudget]);
   let output: unknown;
   try {
     output = operation.handler(data);

@@ -24,6 +24,7 @@ import {
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import { isPromise, maskError, processRegularResult, type YogaServerInstance } from "graphql-yoga";
+import type { Budget, CostedFields } from "./budget.js";
 import { type GraphqlLimits, queryTextProblem, requestRules } from "./limits.js";
 import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
 
@@ -35,14 +36,20 @@ export interface FastAnswer {
 }
 
 interface Prepared {
-  compiled: CompiledQuery;
+  /** Compiled at once, or (for a document with costed fields) once a request fits the budget. */
+  compiled: CompiledQuery | undefined;
+  document: DocumentNode;
+  operationName: string | undefined;
   /** Operation fields, charged to the key's quota. */
   units: number;
+  /** Fields whose declared costs are added up per request. */
+  costed: CostedFields;
 }
 
 interface FastPathOptions {
   schema: GraphQLSchema;
   limits: GraphqlLimits;
+  budget: Budget;
   yoga: Pick<YogaServerInstance<object, object>, "fetchAPI">;
   /** The message of a masked (unexpected) error, as yoga is configured. */
   maskedMessage: string;
@@ -94,7 +101,7 @@ function fastParams(request: FastifyRequest) {
  * if (answer) reply.status(answer.status).headers(answer.headers).send(answer.body);
  */
 export function createFastPath(options: FastPathOptions) {
-  const { schema, limits, yoga, maskedMessage, logMasked, charge } = options;
+  const { schema, limits, budget, yoga, maskedMessage, logMasked, charge } = options;
   const rules = [...specifiedRules, ...requestRules(limits)];
   // By query text, then operation name: no key is built per request (a long query would
   // be copied into it), and the text's hash is all a lookup computes.
@@ -111,9 +118,19 @@ export function createFastPath(options: FastPathOptions) {
     }
     if (validate(schema, document, rules).length > 0) return null;
     if (getOperationAST(document, operationName)?.operation !== "query") return null;
+    const costed = budget.fieldsOf(document, operationName);
+    // A document refused by the budget is never compiled: that takes long for 100 fields.
+    let compiled: CompiledQuery | undefined;
+    if (costed.definition === null) {
+      compiled = compile(document, operationName);
+      if (!compiled) return null;
+    }
+    return { compiled, document, operationName, units: quotaUnits(document), costed };
+  }
+
+  function compile(document: DocumentNode, operationName: string | undefined) {
     const compiled = compileQuery(schema, document, operationName);
-    if (!isCompiledQuery(compiled)) return null;
-    return { compiled, units: quotaUnits(document) };
+    return isCompiledQuery(compiled) ? compiled : undefined;
   }
 
   function preparedFor(query: string, operationName: string | undefined): Prepared | null {
@@ -150,23 +167,28 @@ export function createFastPath(options: FastPathOptions) {
     });
   }
 
-  function answer(entry: Prepared, result: ExecutionResult): FastAnswer | Promise<FastAnswer> {
+  function answer(
+    compiled: CompiledQuery,
+    result: ExecutionResult,
+  ): FastAnswer | Promise<FastAnswer> {
     if (result.errors?.length) {
       // Yoga serialises such a result with the compiled query's own stringify, too.
       const withErrors = { ...result, errors: masked(result.errors) };
-      return answerWithErrors(Object.assign(withErrors, { stringify: entry.compiled.stringify }));
+      return answerWithErrors(Object.assign(withErrors, { stringify: compiled.stringify }));
     }
-    return { status: 200, headers: JSON_ANSWER_HEADERS, body: entry.compiled.stringify(result) };
+    return { status: 200, headers: JSON_ANSWER_HEADERS, body: compiled.stringify(result) };
   }
 
   function run(
-    entry: Prepared,
+    compiled: CompiledQuery,
     context: object,
     variables: Record<string, unknown>,
   ): FastAnswer | Promise<FastAnswer> {
-    const result = entry.compiled.query(undefined, context, variables);
+    const result = compiled.query(undefined, context, variables);
     // Resolvers here answer synchronously: no promise, no microtask, unless one is async.
-    return isPromise(result) ? result.then((done) => answer(entry, done)) : answer(entry, result);
+    return isPromise(result)
+      ? result.then((done) => answer(compiled, done))
+      : answer(compiled, result);
   }
 
   /**
@@ -184,11 +206,17 @@ export function createFastPath(options: FastPathOptions) {
     // The same context shape yoga gives resolvers: they need the request (its logger),
     // and the object itself keys the request's problem and list-item budgets.
     const context = { req: request, reply };
-    if (!charge) return run(entry, context, params.variables);
+    // Before the quota is charged, as yoga's plugins run.
+    const refusal = budget.check(entry.costed, params.variables);
+    if (refusal) return answerWithErrors({ errors: [refusal] });
+    entry.compiled ??= compile(entry.document, entry.operationName);
+    const compiled = entry.compiled;
+    if (!compiled) return undefined;
+    if (!charge) return run(compiled, context, params.variables);
     return charge(request, reply, entry.units).then((state) =>
       state && !state.allowed
         ? answerWithErrors({ errors: [quotaRefusal(state, entry.units)] })
-        : run(entry, context, params.variables),
+        : run(compiled, context, params.variables),
     );
   };
 }

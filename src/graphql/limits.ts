@@ -43,7 +43,7 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
  * keeps the 400 also for `Accept: application/json`, where yoga answers the spec's own
  * validation errors with 200.
  */
-function limitError(message: string, limit: string, max: number): GraphQLError {
+export function limitError(message: string, limit: string, max: number): GraphQLError {
   return new GraphQLError(message, {
     extensions: { code: "LIMIT_EXCEEDED", limit, max, http: { status: 400, spec: false } },
   });

@@ -17,6 +17,7 @@ import { GraphQLError } from "graphql";
 import { createYoga, isPromise, type YogaLogger } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
+import { createBudget, useBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
 import { createFastPath, type FastAnswer } from "./fast-path.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
@@ -107,6 +108,7 @@ export function registerGraphql(
   const schema = buildGraphqlSchema(operations, options.run);
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const logger = yogaLogger(app.log);
+  const budget = createBudget(schema, operations);
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -123,6 +125,7 @@ export function registerGraphql(
     plugins: [
       useFastifyParams(),
       useRequestLimits(limits),
+      useBudget(budget),
       ...(options.charge ? [useQuota(options.charge)] : []),
       // Each query text is compiled once into a plain function (cached), instead of being
       // interpreted field by field on every request.
@@ -136,6 +139,7 @@ export function registerGraphql(
       : createFastPath({
           schema,
           limits,
+          budget,
           yoga,
           maskedMessage: MASKED_MESSAGE,
           // Yoga logs each error it masks the same way.

@@ -4,6 +4,7 @@
  * finds it, and REST, GraphQL, OpenAPI and the docs are generated from it.
  */
 import type { z } from "zod";
+import type { Cost } from "./cost.js";
 
 /** The input schema: an object of named parameters (see `params.ts`). */
 export type InputSchema = z.ZodObject;
@@ -45,6 +46,13 @@ export interface OperationSpec<I extends InputSchema, O extends z.ZodType> {
    * well-formed but cannot be computed, `NotFoundError` for a reference to nothing.
    */
   handler: (input: z.output<I>) => z.input<O>;
+  /**
+   * Upper bounds of what the handler will produce and spend on this (validated) input,
+   * computed without running it. The runner refuses an input over the request budget
+   * with a 422, and GraphQL adds the costs of all fields of a document before any runs
+   * (see `REQUEST_BUDGET`). Declare it when the answer or the work grows with the input.
+   */
+  cost?: (input: z.output<I>) => Cost;
 }
 
 /** Marks objects made by {@link defineOperation}, so the loader can tell them apart. */
@@ -57,9 +65,11 @@ export type Operation<
 
 /** Any operation, whatever its schemas: what the registry and gateways hold. */
 export type AnyOperation = Readonly<
-  Omit<OperationSpec<InputSchema, z.ZodType>, "handler" | "examples"> & {
+  Omit<OperationSpec<InputSchema, z.ZodType>, "handler" | "examples" | "cost"> & {
     // biome-ignore lint/suspicious/noExplicitAny: each operation narrows its own input type
     handler: (input: any) => unknown;
+    // biome-ignore lint/suspicious/noExplicitAny: as for handler
+    cost?: (input: any) => Cost;
     examples: { title: string; input: Record<string, unknown>; output: unknown }[];
   }
 > & { readonly [OPERATION_BRAND]: true };

@@ -7,6 +7,7 @@
  * running (the whole process group, so cluster workers too). Call it in `afterAll`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { type Agent, type IncomingHttpHeaders, request } from "node:http";
 import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -138,8 +139,10 @@ export class Server extends Proc {
     readonly port: number,
     env: Record<string, string>,
     name = `server:${port}`,
+    /** Flags for node itself, such as the heap caps of `npm start` ({@link START_NODE_FLAGS}). */
+    nodeFlags: readonly string[] = [],
   ) {
-    super(name, process.execPath, ["--import", "tsx", "src/server.ts"], {
+    super(name, process.execPath, [...nodeFlags, "--import", "tsx", "src/server.ts"], {
       ...baseEnv(),
       HOST,
       PORT: String(port),
@@ -173,6 +176,29 @@ export class Server extends Proc {
 export interface StartOptions {
   /** Bounded wait for GET /health to answer 200. */
   readyTimeoutMs?: number;
+  /** Flags for node itself (heap caps). */
+  nodeFlags?: readonly string[];
+}
+
+/** The node flags of package.json's `start` script (the heap caps production runs with). */
+export const START_NODE_FLAGS: readonly string[] = (
+  (
+    JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }
+  ).scripts.start.match(/--[a-z-]+=\S+/g) ?? []
+).slice();
+
+/** CPU time a process has used so far (user + system), in ms, at /proc's 10 ms resolution. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Peak and current resident memory of a process, in MB (from /proc). */
+export function residentMb(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
 }
 
 /** Starts the service with `env` on a free port and waits until GET /health answers 200. */
@@ -180,7 +206,12 @@ export async function startServer(
   env: Record<string, string>,
   options: StartOptions = {},
 ): Promise<Server> {
-  const server = new Server(await freePort(), { LOG_LEVEL: "info", ...env });
+  const server = new Server(
+    await freePort(),
+    { LOG_LEVEL: "info", ...env },
+    undefined,
+    options.nodeFlags,
+  );
   await waitHealthy(server, options.readyTimeoutMs ?? 20_000);
   return server;
 }

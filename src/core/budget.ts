@@ -1,0 +1,42 @@
+/**
+ * The request budget: what the operations of one request declare they will produce and
+ * spend (their `cost`), against {@link REQUEST_BUDGET}. REST checks one calculation in
+ * the runner; GraphQL adds up every field of a document first (graphql/budget.ts).
+ */
+import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
+import type { AnyOperation } from "../kit/define.js";
+import type { Problem } from "../kit/errors.js";
+
+/** Running totals of a request's declared costs. */
+export interface Spent {
+  work: number;
+  bytes: number;
+}
+
+/**
+ * Why `spent` is over the budget, in one sentence, or undefined when it fits.
+ *
+ * @example
+ * overBudget({ work: 1, bytes: 5_000_000 }); // "…answer of about 5000000 bytes…"
+ */
+export function overBudget(spent: Spent): string | undefined {
+  if (spent.bytes > REQUEST_BUDGET.bytes) {
+    return `the answer would take about ${Math.ceil(spent.bytes)} bytes; one request may produce at most ${REQUEST_BUDGET.bytes}`;
+  }
+  if (spent.work > REQUEST_BUDGET.work) {
+    return `the calculation would take about ${Math.ceil(spent.work)} digit operations; one request may ask for at most ${REQUEST_BUDGET.work}`;
+  }
+  return undefined;
+}
+
+/**
+ * The problem to report when one calculation on its own is over the budget, or
+ * undefined. Called by the runner with the validated input, before the handler.
+ */
+export function budgetProblem(operation: AnyOperation, input: unknown): Problem | undefined {
+  if (!operation.cost) return undefined;
+  const cost: Cost = operation.cost(input);
+  const reason = overBudget(cost);
+  if (reason === undefined) return undefined;
+  return { loc: cost.loc ?? [], msg: `Value error, ${reason}`, type: "value_error" };
+}

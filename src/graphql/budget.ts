@@ -1,0 +1,221 @@
+/**
+ * The request budget for GraphQL: the declared costs (see `cost` on `defineOperation`)
+ * of every operation field of a document, added up with the request's variables before
+ * any field runs. A document over the budget is refused whole, as the other limits are
+ * (HTTP 400, `extensions.code: "LIMIT_EXCEEDED"`). A single field is left to the runner,
+ * which refuses it as invalid input, exactly as REST does.
+ */
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLError,
+  type GraphQLField,
+  type GraphQLSchema,
+  getArgumentValues,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { overBudget, type Spent } from "../core/budget.js";
+import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
+import type { AnyOperation } from "../kit/define.js";
+import { limitError } from "./limits.js";
+import { graphqlFieldOf } from "./schema.js";
+
+/** One operation field of a document whose operation declares a cost. */
+interface Site {
+  operation: AnyOperation;
+  // biome-ignore lint/suspicious/noExplicitAny: graphql's own field type, any source
+  field: GraphQLField<any, any>;
+  node: FieldNode;
+}
+
+/** The costed fields of one operation of a document (with its variable definitions). */
+export interface CostedFields {
+  definition: OperationDefinitionNode | null;
+  sites: Site[];
+}
+
+const NONE: CostedFields = Object.freeze({ definition: null, sites: [] }) as CostedFields;
+
+/**
+ * Finds, once per document, the fields whose cost must be added per request, and adds
+ * them up with each request's variables.
+ *
+ * @example
+ * const budget = createBudget(schema, operations);
+ * const error = budget.check(budget.fieldsOf(document, undefined), variables);
+ */
+export function createBudget(schema: GraphQLSchema, operations: readonly AnyOperation[]) {
+  // Query field → area field → operation, for operations that declare a cost.
+  const costed = new Map<string, Map<string, AnyOperation>>();
+  for (const operation of operations) {
+    if (!operation.cost) continue;
+    const { area, field } = graphqlFieldOf(operation);
+    let fields = costed.get(area);
+    if (!fields) {
+      fields = new Map();
+      costed.set(area, fields);
+    }
+    fields.set(field, operation);
+  }
+  const queryFields = schema.getQueryType()?.getFields() ?? {};
+  const byDocument = new WeakMap<DocumentNode, Map<string | undefined, CostedFields>>();
+
+  /** Fragments are walked once each (memoised), so nested spreads cost linear time. */
+  function collect(document: DocumentNode, definition: OperationDefinitionNode): Site[] {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const node of document.definitions) {
+      if (node.kind === Kind.FRAGMENT_DEFINITION) fragments.set(node.name.value, node);
+    }
+    const memo = new Map<string, Site[]>();
+    const viaFragment = (key: string, name: string, walk: (set: SelectionSetNode) => Site[]) => {
+      const known = memo.get(key);
+      if (known) return known;
+      memo.set(key, []); // a cycle (refused by validation anyway) counts as empty
+      const fragment = fragments.get(name);
+      const sites = fragment ? walk(fragment.selectionSet) : [];
+      memo.set(key, sites);
+      return sites;
+    };
+    function inArea(area: string, set: SelectionSetNode): Site[] {
+      const sites: Site[] = [];
+      const areaType = getNamedType(queryFields[area]?.type);
+      const fields = isObjectType(areaType) ? areaType.getFields() : {};
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const operation = costed.get(area)?.get(selection.name.value);
+          const field = fields[selection.name.value];
+          if (operation && field) sites.push({ operation, field, node: selection });
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          sites.push(...inArea(area, selection.selectionSet));
+        } else {
+          const name = selection.name.value;
+          sites.push(...viaFragment(`${area}:${name}`, name, (s) => inArea(area, s)));
+        }
+      }
+      return sites;
+    }
+    function inQuery(set: SelectionSetNode): Site[] {
+      const sites: Site[] = [];
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const area = selection.name.value;
+          if (costed.has(area) && selection.selectionSet) {
+            sites.push(...inArea(area, selection.selectionSet));
+          }
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          sites.push(...inQuery(selection.selectionSet));
+        } else {
+          const name = selection.name.value;
+          sites.push(...viaFragment(`:${name}`, name, inQuery));
+        }
+      }
+      return sites;
+    }
+    return inQuery(definition.selectionSet);
+  }
+
+  /** The costed fields of the operation a request runs; worked out once per document. */
+  function fieldsOf(document: DocumentNode, operationName: string | undefined): CostedFields {
+    if (costed.size === 0) return NONE;
+    let byName = byDocument.get(document);
+    const known = byName?.get(operationName);
+    if (known) return known;
+    const definition = getOperationAST(document, operationName);
+    const sites = definition?.operation === "query" ? collect(document, definition) : [];
+    // One field is the runner's to refuse, with REST's 422 shape (BAD_USER_INPUT here).
+    const found = sites.length > 1 && definition ? { definition, sites } : NONE;
+    if (!byName) {
+      byName = new Map();
+      byDocument.set(document, byName);
+    }
+    byName.set(operationName, found);
+    return found;
+  }
+
+  /**
+   * The refusal for a request whose fields together pass the budget, or undefined. Fields
+   * whose arguments do not coerce or validate count for nothing: they fail on their own.
+   */
+  function check(
+    fields: CostedFields,
+    variables: Record<string, unknown> | null | undefined,
+  ): GraphQLError | undefined {
+    if (fields.definition === null) return undefined;
+    const coerced = getVariableValues(
+      schema,
+      fields.definition.variableDefinitions ?? [],
+      variables ?? {},
+      { maxErrors: 1 },
+    );
+    if (coerced.errors) return undefined;
+    const spent: Spent = { work: 0, bytes: 0 };
+    // A fragment spread many times is one node: its cost is worked out once.
+    let lastNode: FieldNode | undefined;
+    let lastCost: Cost | undefined;
+    for (const { operation, field, node } of fields.sites) {
+      if (node === lastNode && lastCost) {
+        spent.work += lastCost.work;
+        spent.bytes += lastCost.bytes;
+        const reason = overBudget(spent);
+        if (reason !== undefined) return refusal(reason, spent);
+        continue;
+      }
+      lastNode = node;
+      lastCost = undefined;
+      let args: Record<string, unknown>;
+      try {
+        args = getArgumentValues(field, node, coerced.coerced);
+      } catch {
+        continue;
+      }
+      const input: Record<string, unknown> = {};
+      for (const name in args) if (args[name] !== null) input[name] = args[name];
+      const parsed = operation.input.safeParse(input);
+      if (!parsed.success || !operation.cost) continue;
+      const cost = operation.cost(parsed.data);
+      lastCost = cost;
+      spent.work += cost.work;
+      spent.bytes += cost.bytes;
+      const reason = overBudget(spent);
+      if (reason !== undefined) return refusal(reason, spent);
+    }
+    return undefined;
+  }
+
+  function refusal(reason: string, spent: Spent): GraphQLError {
+    return limitError(
+      `Over the request budget: ${reason} (its operation fields together; at most ${REQUEST_BUDGET.bytes} bytes of answer and ${REQUEST_BUDGET.work} digit operations per request). Split the request.`,
+      "budget",
+      spent.bytes > REQUEST_BUDGET.bytes ? REQUEST_BUDGET.bytes : REQUEST_BUDGET.work,
+    );
+  }
+
+  return { fieldsOf, check };
+}
+
+export type Budget = ReturnType<typeof createBudget>;
+
+/**
+ * The yoga plugin: refuses, before execution (and before the quota is charged), a
+ * document whose fields together pass the budget.
+ *
+ * @example
+ * createYoga({ schema, plugins: [useBudget(createBudget(schema, operations)), useQuota(charge)] });
+ */
+export function useBudget(budget: Budget): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const fields = budget.fieldsOf(args.document, args.operationName ?? undefined);
+      const refusal = budget.check(fields, args.variableValues as Record<string, unknown>);
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
+    },
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Backpressure: no client, however slowly it reads, makes the process hold unbounded
+ * output. Each connection runs one request at a time: a pipelined request waits until the
+ * answer before it has been handed to the kernel (node then also stops reading the
+ * socket), so a client that sends and never reads stops being served once its socket
+ * buffers are full. Past `maxWaiting` requests waiting on one connection, or when a large
+ * answer or waiting requests see the connection's output not move for `stallMs`, the
+ * connection is closed. Large answers not yet handed to the kernel are counted
+ * process-wide; past `maxUnsentBytes`, a new large answer is replaced by a 503 and its
+ * connection closed.
+ */
+import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from "fastify";
+
+export interface BackpressureOptions {
+  /** Requests one connection may have waiting behind the one it runs. */
+  maxWaiting: number;
+  /** How long waiting requests may see their connection's output not move. */
+  stallMs: number;
+  /** Answers at least this long count towards `maxUnsentBytes` until sent. */
+  largeAnswerBytes: number;
+  /** Bytes of large answers the process holds, not yet taken by the kernel. */
+  maxUnsentBytes: number;
+}
+
+export const DEFAULT_BACKPRESSURE: Readonly<BackpressureOptions> = Object.freeze({
+  maxWaiting: 16,
+  stallMs: 5000,
+  largeAnswerBytes: 8 * 1024,
+  maxUnsentBytes: 16 * 1024 * 1024,
+});
+
+const STATE: unique symbol = Symbol("connection state");
+
+/** One per connection: whether a request runs, and who waits behind it. */
+interface ConnectionState {
+  socket: Socket;
+  running: boolean;
+  waiting: HookHandlerDoneFunction[];
+  stallTimer: NodeJS.Timeout | undefined;
+  flushedAtArm: number;
+  /** When the connection last had nothing to do, and how much it had read by then. */
+  idleSince: number;
+  readAtIdle: number;
+}
+
+type WithState<T> = T & { [STATE]?: ConnectionState };
+
+/** Bytes the kernel has taken (`bytesWritten` also counts what still waits in node). */
+const flushed = (socket: Socket) => socket.bytesWritten - socket.writableLength;
+
+/** Registers the hooks on `app` (before any other onRequest hook: nothing runs for a request that waits). */
+export function registerBackpressure(
+  app: FastifyInstance,
+  options: BackpressureOptions = DEFAULT_BACKPRESSURE,
+): void {
+  const { maxWaiting, stallMs, largeAnswerBytes, maxUnsentBytes } = options;
+  let unsentBytes = 0;
+
+  function checkStall(state: ConnectionState): void {
+    state.stallTimer = undefined;
+    const { socket } = state;
+    // Stuck: output waits in node, requests wait here, or node stopped reading the socket
+    // because the client does not take what was written (pipelined requests unread).
+    const stuck = state.waiting.length > 0 || socket.writableLength > 0 || socket.isPaused();
+    if (socket.destroyed || !stuck) return;
+    if (flushed(socket) === state.flushedAtArm) {
+      socket.destroy();
+      return;
+    }
+    armStall(state);
+  }
+
+  function armStall(state: ConnectionState): void {
+    if (state.stallTimer) return;
+    state.flushedAtArm = flushed(state.socket);
+    state.stallTimer = setTimeout(checkStall, stallMs, state);
+    state.stallTimer.unref();
+  }
+
+  /** Res 'close': the answer was handed to the kernel, or the connection ended. */
+  function release(this: WithState<ServerResponse>): void {
+    const state = this[STATE];
+    if (!state) return;
+    state.running = false;
+    const next = state.waiting.shift();
+    if (next === undefined) {
+      state.idleSince = performance.now();
+      state.readAtIdle = state.socket.bytesRead;
+      return;
+    }
+    if (state.socket.destroyed) {
+      state.waiting.length = 0;
+      return;
+    }
+    state.running = true;
+    next();
+  }
+
+  function onSocketClose(this: WithState<Socket>): void {
+    const state = this[STATE];
+    if (!state) return;
+    state.waiting.length = 0;
+    if (state.stallTimer) clearTimeout(state.stallTimer);
+  }
+
+  app.addHook(
+    "onRequest",
+    function oneAtATime(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      done: HookHandlerDoneFunction,
+    ) {
+      const socket = request.raw.socket as WithState<Socket> | null;
+      // Injected requests (tests) have no real connection to protect.
+      if (!socket || typeof socket.bytesWritten !== "number") return done();
+      let state = socket[STATE];
+      if (!state) {
+        state = {
+          socket,
+          running: false,
+          waiting: [],
+          stallTimer: undefined,
+          flushedAtArm: 0,
+          idleSince: 0,
+          readAtIdle: 0,
+        };
+        socket[STATE] = state;
+        socket.once("close", onSocketClose);
+      }
+      const res = reply.raw as WithState<ServerResponse>;
+      res[STATE] = state;
+      res.once("close", release);
+      if (!state.running) {
+        state.running = true;
+        return done();
+      }
+      if (state.waiting.length >= maxWaiting) {
+        // Pipelining far ahead of what it reads: the bound is reached, the connection goes.
+        socket.destroy();
+        return;
+      }
+      state.waiting.push(done);
+      armStall(state);
+    },
+  );
+
+  function unsent(this: ServerResponse & { unsentCounted?: number }): void {
+    unsentBytes -= this.unsentCounted ?? 0;
+    this.unsentCounted = 0;
+  }
+
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    const size =
+      typeof payload === "string" ? payload.length : Buffer.isBuffer(payload) ? payload.length : 0;
+    if (size < largeAnswerBytes) return done(null, payload);
+    if (unsentBytes + size > maxUnsentBytes) {
+      reply
+        .code(503)
+        .header("content-type", "application/json; charset=utf-8")
+        .header("retry-after", "1")
+        .header("connection", "close");
+      return done(null, JSON.stringify({ detail: "Service Unavailable" }));
+    }
+    unsentBytes += size;
+    const res = reply.raw as ServerResponse & { unsentCounted?: number };
+    res.unsentCounted = size;
+    res.once("close", unsent);
+    const state = (res as WithState<ServerResponse>)[STATE];
+    if (state) armStall(state);
+    done(null, payload);
+  });
+}
+
+/**
+ * Whether `socket` has been idle for `graceMs`: no request running or waiting, no answer
+ * left to send, and not a byte read since its last answer (a request may be arriving).
+ * A connection that has not had a request yet counts from `acceptedAt`.
+ *
+ * @example
+ * if (idleFor(socket, 1000, acceptedAt)) socket.end(); // during shutdown
+ */
+export function idleFor(socket: Socket, graceMs: number, acceptedAt: number): boolean {
+  const state = (socket as WithState<Socket>)[STATE];
+  if (socket.writableLength > 0) return false;
+  const now = performance.now();
+  if (!state) return socket.bytesRead === 0 && now - acceptedAt >= graceMs;
+  return (
+    !state.running &&
+    state.waiting.length === 0 &&
+    socket.bytesRead === state.readAtIdle &&
+    now - state.idleSince >= graceMs
+  );
+}

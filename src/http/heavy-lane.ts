@@ -1,0 +1,76 @@
+/**
+ * Fairness under expensive requests. A request whose input is large (a long query string,
+ * a large body) may take tens of milliseconds of CPU; several of them read in one turn of
+ * the event loop would run back to back while every cheap request waits behind all of
+ * them. Here such requests take a lane of their own: one runs per turn of the event loop
+ * (from `setImmediate`), so cheap requests that arrived meanwhile are answered between
+ * two heavy ones and wait for at most one. At most `maxWaiting` heavy requests wait (each
+ * holds its parsed input); past that a heavy request gets 503 with `Retry-After`.
+ */
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from "fastify";
+import { sendError } from "./errors.js";
+
+export interface HeavyLaneOptions {
+  /** A request whose URL (path and query) is longer is heavy. */
+  heavyUrlBytes: number;
+  /** A request whose body is longer (Content-Length) is heavy. */
+  heavyBodyBytes: number;
+  /** Heavy requests that may wait for their turn. */
+  maxWaiting: number;
+}
+
+export const DEFAULT_HEAVY_LANE: Readonly<HeavyLaneOptions> = Object.freeze({
+  heavyUrlBytes: 2048,
+  heavyBodyBytes: 8192,
+  maxWaiting: 16,
+});
+
+/** Registers the lane as an `onRequest` hook (after backpressure, before authentication). */
+export function registerHeavyLane(
+  app: FastifyInstance,
+  options: HeavyLaneOptions = DEFAULT_HEAVY_LANE,
+): void {
+  const { heavyUrlBytes, heavyBodyBytes, maxWaiting } = options;
+  const waiting: HookHandlerDoneFunction[] = [];
+  let scheduled = false;
+
+  function runNext(): void {
+    scheduled = false;
+    const next = waiting.shift();
+    if (next === undefined) return;
+    if (waiting.length > 0) {
+      scheduled = true;
+      setImmediate(runNext);
+    }
+    next();
+  }
+
+  app.addHook(
+    "onRequest",
+    function heavyLane(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      done: HookHandlerDoneFunction,
+    ) {
+      const length = request.headers["content-length"];
+      const heavy =
+        request.url.length > heavyUrlBytes ||
+        (length !== undefined && Number(length) > heavyBodyBytes);
+      if (!heavy) return done();
+      if (waiting.length >= maxWaiting) {
+        sendError(reply, 503, "Service Unavailable", { "retry-after": "1" });
+        return;
+      }
+      waiting.push(done);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(runNext);
+      }
+    },
+  );
+}

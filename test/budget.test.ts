@@ -1,0 +1,128 @@
+/**
+ * The request budget (src/kit/cost.ts): what a request would produce is known from its
+ * input before anything runs. A REST request over it is a 422; a GraphQL document whose
+ * fields together pass it is refused whole (HTTP 400, LIMIT_EXCEEDED) on both the fast
+ * path and yoga, before any field runs; a document within it answers as before.
+ */
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { REQUEST_BUDGET } from "../src/kit/cost.js";
+import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
+
+/** Ten rules of 32-character words: every item may carry all ten (320 characters). */
+const RULES = Array.from({ length: 10 }, (_, i) => `${i + 1}:${String(i).repeat(32)}`);
+/** `n` aliases of one FizzBuzz field, spread from a fragment (100 written out pass 2,000 tokens). */
+const FIZZ = (n: number) =>
+  `query($r: [String!]) { ${Array.from({ length: n }, (_, i) => `f${i}: misc { ...F }`).join(" ")} }
+   fragment F on MiscOperations { fizzbuzz(start: 1, end: 10000, rules: $r) { items } }`;
+/** 200 numbers spanning 10,000 digits: 2 million digit operations per field. */
+const WIDE = Array.from({ length: 200 }, (_, i) => (i % 2 ? "1e4999" : "1e-4999"));
+const SUMS = (n: number) =>
+  `query($n: [Decimal!]!) { ${Array.from({ length: n }, (_, i) => `s${i}: math { sum(numbers: $n) { count } }`).join(" ")} }`;
+
+const apps: Record<string, FastifyInstance> = {};
+beforeAll(async () => {
+  const operations = await allOperations();
+  for (const fastPath of [true, false]) {
+    apps[fastPath ? "fast path" : "yoga"] = await buildApp({
+      config: loadConfig({ API_KEYS: TEST_KEY }),
+      operations,
+      logger: false,
+      graphqlFastPath: fastPath,
+    });
+  }
+});
+afterAll(async () => {
+  for (const app of Object.values(apps)) await app.close();
+});
+
+const post = (app: FastifyInstance, query: string, variables: Record<string, unknown>) =>
+  app.inject({
+    method: "POST",
+    url: "/graphql",
+    headers: { ...AUTH, "content-type": "application/json" },
+    payload: { query, variables },
+  });
+
+describe.each(["fast path", "yoga"])("GraphQL documents, %s", (path) => {
+  it.each([
+    ["100 FizzBuzz fields of 10,000 items with ten 32-character words", FIZZ(100), { r: RULES }],
+    ["2 such fields (6.5 MB together)", FIZZ(2), { r: RULES }],
+    [
+      "11 sums of 200 numbers spanning 10,000 digits (22 million digit operations)",
+      SUMS(11),
+      { n: WIDE },
+    ],
+  ])("refuses %s whole, before any field runs", async (_name, query, variables) => {
+    const started = performance.now();
+    const response = await post(apps[path] as FastifyInstance, query, variables);
+    const ms = performance.now() - started;
+    expect(response.statusCode, response.body).toBe(400);
+    const body = response.json();
+    expect(body.data).toBeUndefined();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].extensions).toMatchObject({ code: "LIMIT_EXCEEDED", limit: "budget" });
+    expect(body.errors[0].message).toMatch(/request budget/);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it.each([
+    [
+      "one FizzBuzz field of 10,000 items with ten long words (the runner's to check)",
+      FIZZ(1),
+      { r: RULES },
+    ],
+    [
+      "100 FizzBuzz fields of 100 numbers",
+      `{ ${Array.from({ length: 100 }, (_, i) => `f${i}: misc { fizzbuzz { items } }`).join(" ")} }`,
+      {},
+    ],
+    [
+      "10 sums of 200 numbers spanning 10,000 digits (20 million digit operations)",
+      SUMS(10),
+      { n: WIDE },
+    ],
+  ])("answers %s", async (_name, query, variables) => {
+    const response = await post(apps[path] as FastifyInstance, query, variables);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.json().errors).toBeUndefined();
+  });
+
+  it("leaves a field whose arguments are invalid to fail on its own", async () => {
+    const response = await post(
+      apps[path] as FastifyInstance,
+      `{ a: math { sum(numbers: ["1", "x"]) { count } } b: math { sum(numbers: ["2"]) { count } } }`,
+      {},
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.b).toEqual({ sum: { count: 1 } });
+    expect(response.json().errors[0].extensions.code).toBe("BAD_USER_INPUT");
+  });
+});
+
+describe("REST", () => {
+  const get = (url: string) =>
+    (apps["fast path"] as FastifyInstance).inject({ url, headers: AUTH });
+
+  it("answers the largest FizzBuzz the budget admits (ten 32-character ASCII words)", async () => {
+    const response = await get(
+      `/v1/misc/fizzbuzz?start=1&end=10000&rules=${RULES.map((r) => `1${r.slice(r.indexOf(":"))}`).join(",")}`,
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.length).toBeLessThanOrEqual(REQUEST_BUDGET.bytes);
+    expect(response.rawPayload.length).toBeGreaterThan(3_000_000);
+  });
+
+  it("refuses with a 422 a FizzBuzz whose answer would pass the budget (32 emoji a word)", async () => {
+    const word = encodeURIComponent("😀".repeat(32));
+    const rules = Array.from({ length: 10 }, () => `1:${word}`).join(",");
+    const response = await get(`/v1/misc/fizzbuzz?start=1&end=10000&rules=${rules}`);
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail).toEqual([
+      expect.objectContaining({ loc: ["query", "rules"], type: "value_error" }),
+    ]);
+    expect(response.json().detail[0].msg).toMatch(/at most 4194304/);
+  });
+});
