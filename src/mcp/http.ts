@@ -6,6 +6,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { overBudget, type Spent } from "../core/budget.js";
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -63,9 +64,36 @@ export function registerMcp(
     app.log.error({ err: error }, "unexpected fault"),
   );
 
+  /** Why a batch's calls together are over the request budget, or undefined. */
+  function batchOverBudget(messages: unknown[]): string | undefined {
+    const spent: Spent = { work: 0, bytes: 0 };
+    for (const message of messages) {
+      if ((message as { method?: unknown })?.method !== "tools/call") continue;
+      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+      const cost = tools.costOf(params?.name, params?.arguments);
+      if (cost === undefined) continue;
+      spent.work += cost.work;
+      spent.bytes += cost.bytes;
+    }
+    const reason = overBudget(spent);
+    return reason === undefined ? undefined : `the batch's tool calls together: ${reason}`;
+  }
+
   async function chargeToolCalls(request: FastifyRequest, reply: FastifyReply) {
     const units = toolCallsIn(request.body);
     if (units === 0) return;
+    // A batch is one request: its calls share one budget, as a GraphQL document's fields do.
+    const overBatch = units > 1 ? batchOverBudget(request.body as unknown[]) : undefined;
+    if (overBatch !== undefined) {
+      return reply
+        .code(400)
+        .type("application/json; charset=utf-8")
+        .send({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: `Invalid Request: ${overBatch}` },
+        });
+    }
     const state = await access.charge(request, reply, units);
     if (state && !state.allowed) {
       return sendError(

@@ -14,6 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { Spent } from "../core/budget.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import { locate } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -72,6 +73,12 @@ export interface McpTools {
   readonly list: ListToolsResult;
   /** Runs one `tools/call`. Throws `McpError` only for an unknown tool name. */
   call(name: string, args: JsonObject | undefined): CallToolResult;
+  /**
+   * What one call declares it will spend (its operation's `cost`; the answer's bytes
+   * twice, as text and as structured content), or undefined when it declares nothing or
+   * its arguments are invalid (the call itself then answers isError).
+   */
+  costOf(name: unknown, args: unknown): Spent | undefined;
   /** A server answering `tools/list` and `tools/call`; connect it to one transport. */
   server(): Server;
 }
@@ -191,6 +198,16 @@ export function createMcpTools(
     }
   }
 
+  function costOf(name: unknown, args: unknown): Spent | undefined {
+    const entry = typeof name === "string" ? entries.get(name) : undefined;
+    if (!entry?.operation.cost || typeof args !== "object" || args === null) return undefined;
+    const { input, problems } = inputOf(entry, args as JsonObject);
+    const parsed = problems.length === 0 ? entry.operation.input.safeParse(input) : undefined;
+    if (!parsed?.success) return undefined;
+    const cost = entry.operation.cost(parsed.data);
+    return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
+  }
+
   // The SDK builds an Ajv instance per server unless given one (it is used only to check
   // elicitation answers, which these tools never ask for): one for every server.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -201,6 +218,7 @@ export function createMcpTools(
   return {
     list,
     call,
+    costOf,
     server() {
       const server = new Server(
         { name: "utility-calculation-service", version: VERSION },

@@ -4,6 +4,7 @@
  *
  * - A GraphQL document of 100 aliased FizzBuzz fields of 10,000 items (ten 32-character
  *   words, as variables) would answer ~330 MB: it is refused whole, at once.
+ * - An MCP JSON-RPC batch of 100 such tool calls is refused whole, likewise.
  * - One connection pipelines 200 requests with ~1 MB answers and never reads: it is cut
  *   off, the process's memory stays bounded, and other clients are still answered.
  */
@@ -95,6 +96,43 @@ it("refuses the 100-field FizzBuzz document in under 100 ms, and keeps serving",
   // And again with other values: each request is checked with its own variables.
   const again = await postGraphql(server.port, { query, variables: { r: RULES.slice(0, 3) } });
   expect(again.status).toBe(400);
+  expect(server.running, server.output()).toBe(true);
+  expect(
+    (await httpGet(server.port, "/v1/math/sum?numbers=1,2", { headers: HEADERS })).status,
+  ).toBe(200);
+}, 60_000);
+
+it("refuses an MCP batch of 100 FizzBuzz tool calls whose answers add up past the budget, and keeps serving", async () => {
+  const server = await production();
+  const call = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "misc_fizzbuzz", arguments: { start: 1, end: 10000, rules: RULES } },
+  });
+  const post = (body: unknown) =>
+    fetch(`http://${HOST}:${server.port}/mcp`, {
+      method: "POST",
+      headers: {
+        ...HEADERS,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify(body),
+    });
+  // One such call fits; a hundred in one batch (~200 MB of answers) would exhaust the heap.
+  expect((await post(call(1))).status).toBe(200);
+  const cpuBefore = cpuMs(server.pid);
+  const batch = await post(Array.from({ length: 100 }, (_, i) => call(i)));
+  const cpu = cpuMs(server.pid) - cpuBefore;
+  const answer = (await batch.json()) as { error: { code: number; message: string } };
+  expect(batch.status).toBe(400);
+  expect(answer.error.code).toBe(-32600);
+  expect(answer.error.message).toMatch(/batch's tool calls together/);
+  console.log(
+    `[overload] MCP batch of 100 FizzBuzz calls refused: server CPU ${cpu.toFixed(0)} ms`,
+  );
+  expect(cpu).toBeLessThan(1000);
   expect(server.running, server.output()).toBe(true);
   expect(
     (await httpGet(server.port, "/v1/math/sum?numbers=1,2", { headers: HEADERS })).status,
