@@ -83,3 +83,21 @@ describe("heavy lane", () => {
     expect(outcomes).toEqual([undefined, undefined, 503]);
   });
 });
+
+describe("heavy lane in the app", () => {
+  it("comes after authentication: a heavy request without a key is a 401, never a place in the lane", async () => {
+    const { testApp, AUTH } = await import("../../test/helpers.js");
+    const app = await testApp();
+    const heavyPath = `/v1/math/sum?numbers=${"1,".repeat(2000)}1`;
+    // Without a key: refused by the access layer, whatever the lane holds.
+    const keyless = await Promise.all(
+      Array.from({ length: 40 }, () => app.inject({ url: heavyPath })),
+    );
+    expect(new Set(keyless.map((answer) => answer.statusCode))).toEqual(new Set([401]));
+    // With a key, the same request is heavy and answered through the lane.
+    const keyed = await app.inject({ url: heavyPath, headers: AUTH });
+    expect(keyed.statusCode).toBe(200);
+    expect(keyed.json().count).toBe(2001);
+    await app.close();
+  });
+});

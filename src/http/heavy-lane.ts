@@ -30,7 +30,11 @@ export const DEFAULT_HEAVY_LANE: Readonly<HeavyLaneOptions> = Object.freeze({
   maxWaiting: 16,
 });
 
-/** Registers the lane as an `onRequest` hook (after backpressure, before authentication). */
+/**
+ * Registers the lane as a `preHandler` hook: after authentication (a request without a
+ * valid key is refused before it can take a place in the lane) and body parsing, before
+ * the calculation, which is the work the lane spaces out.
+ */
 export function registerHeavyLane(
   app: FastifyInstance,
   options: HeavyLaneOptions = DEFAULT_HEAVY_LANE,
@@ -51,7 +55,7 @@ export function registerHeavyLane(
   }
 
   app.addHook(
-    "onRequest",
+    "preHandler",
     function heavyLane(
       request: FastifyRequest,
       reply: FastifyReply,
