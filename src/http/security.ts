@@ -34,8 +34,23 @@ export function registerResponseHeaders(app: FastifyInstance, draining: () => bo
 }
 
 /**
+ * The request headers a browser client of any surface sends: the key, the body's type,
+ * a request id, and MCP's protocol-version and session headers (the SDK's client sends
+ * them on every `POST /mcp`; a preflight that does not allow them fails the call).
+ */
+export const CORS_ALLOWED_HEADERS = [
+  "X-API-Key",
+  "Content-Type",
+  "X-Request-Id",
+  "Accept",
+  "Mcp-Protocol-Version",
+  "Mcp-Session-Id",
+] as const;
+
+/**
  * CORS for the browser origins in `origins` only; none configured means no CORS headers
- * at all. Browsers may send `X-API-Key` and read the rate-limit and request-id headers.
+ * at all. Browsers may send {@link CORS_ALLOWED_HEADERS} and read the rate-limit and
+ * request-id headers.
  */
 export async function registerCors(
   app: FastifyInstance,
@@ -45,7 +60,7 @@ export async function registerCors(
   await app.register(cors, {
     origin: [...origins],
     methods: ["GET", "HEAD", "POST"],
-    allowedHeaders: ["X-API-Key", "Content-Type", "X-Request-Id", "Accept"],
+    allowedHeaders: [...CORS_ALLOWED_HEADERS],
     exposedHeaders: [
       "RateLimit",
       "RateLimit-Policy",
