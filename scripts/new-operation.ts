@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadOperations } from "../src/registry/loader.js";
+import { writeGeneratedDocs } from "./lib/docs.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ID = /^([a-z][a-z0-9-]*)\/([a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*)$/;
@@ -89,8 +91,10 @@ async function main(): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, moduleText(area, name));
   await writeFile(test, testText(area, name, depth));
+  // The README table and docs/api.md come from the registry: regenerated, they list it.
+  await writeGeneratedDocs(await loadOperations(), ROOT);
   process.stdout.write(
-    `wrote ${path.relative(ROOT, file)} and ${path.relative(ROOT, test)}\n` +
+    `wrote ${path.relative(ROOT, file)} and ${path.relative(ROOT, test)}; README.md and docs/api.md regenerated\n` +
       `next: edit them, then npx vitest run ${path.relative(ROOT, test)}, then npm test\n`,
   );
 }

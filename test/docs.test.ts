@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENERATED, replaceGenerated, slug } from "../scripts/lib/docs.js";
+import { GENERATED, renderOperationsTable, replaceGenerated, slug } from "../scripts/lib/docs.js";
 import { AUTH, allOperations, testApp } from "./helpers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -143,8 +143,16 @@ describe("generated documentation", () => {
     },
   );
 
-  it("README fits on a screen or two: under 8 KB", () => {
-    expect(statSync(path.join(ROOT, "README.md")).size).toBeLessThan(8192);
+  // The operations table grows with the registry (a module dropped in adds a row); the
+  // prose around it is what must stay short.
+  it("README's prose fits on a screen or two: under 6 KB beside the generated table", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const table = renderOperationsTable(operations);
+    expect(readme).toContain(table);
+    expect(Buffer.byteLength(readme.replace(table, ""))).toBeLessThan(6144);
+    expect(statSync(path.join(ROOT, "README.md")).size).toBeLessThan(
+      6144 + Buffer.byteLength(table),
+    );
   });
 });
 
@@ -198,9 +206,16 @@ describe("README's sample answers are what the service answers", () => {
     );
   });
 
-  it.each(rows)("%s: GET %s", async (_id, url, answer) => {
+  it.each(rows)("%s: GET %s", async (id, url, answer) => {
     const response = await app.inject({ url, headers: AUTH });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual(JSON.parse(answer));
+    if (!answer.endsWith("…")) {
+      expect(response.json()).toEqual(JSON.parse(answer));
+      return;
+    }
+    // A long answer is shown cut: it is the start of the example's, which is the answer.
+    const example = operations.find((o) => `${o.area}/${o.name}` === id)?.examples[0];
+    expect(JSON.stringify(example?.output).startsWith(answer.slice(0, -1))).toBe(true);
+    expect(response.json()).toEqual(example?.output);
   });
 });

@@ -3,6 +3,8 @@
  * (itself generated from the registry), so the prose cannot drift from what the service
  * answers. `npm run docs` writes them; test/docs.test.ts fails when a file is stale.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { graphqlFieldOf } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { buildOpenApiDocument } from "../../src/openapi/document.js";
@@ -133,6 +135,15 @@ export function slug(heading: string): string {
 
 const idOf = (operation: AnyOperation) => `${operation.area}/${operation.name}`;
 
+/** Longest sample answer README shows whole; a longer one ends in `…` (api.md has it all). */
+export const SAMPLE_ANSWER_CHARS = 100;
+
+/** An example's answer as README shows it: its JSON, cut after SAMPLE_ANSWER_CHARS. */
+export function sampleAnswer(output: unknown): string {
+  const json = JSON.stringify(output);
+  return json.length <= SAMPLE_ANSWER_CHARS ? json : `${json.slice(0, SAMPLE_ANSWER_CHARS)}…`;
+}
+
 /**
  * README's table: each operation, its first example as a request, and the answer (the
  * docs test sends each request and compares).
@@ -140,7 +151,7 @@ const idOf = (operation: AnyOperation) => `${operation.area}/${operation.name}`;
 export function renderOperationsTable(operations: readonly AnyOperation[]): string {
   const rows = operations.map((operation) => {
     const example = operation.examples[0];
-    const answer = example ? code(example.output) : "";
+    const answer = example ? code(sampleAnswer(example.output)) : "";
     const link = `[${idOf(operation)}](docs/api.md#${slug(idOf(operation))})`;
     return `| ${link} | ${cell(code(exampleRequest(operation)))} → ${cell(answer)} |`;
   });
@@ -220,3 +231,22 @@ export const GENERATED: readonly {
   { file: "README.md", block: "operations", render: renderOperationsTable },
   { file: "docs/api.md", block: "reference", render: renderApiReference },
 ];
+
+/**
+ * Rewrites the generated blocks of every file in {@link GENERATED} from `operations`;
+ * answers, per file, whether it changed (`npm run docs`, and the scaffold after it writes).
+ */
+export async function writeGeneratedDocs(
+  operations: readonly AnyOperation[],
+  root = ".",
+): Promise<{ file: string; changed: boolean }[]> {
+  const results: { file: string; changed: boolean }[] = [];
+  for (const { file, block, render } of GENERATED) {
+    const where = path.join(root, file);
+    const before = await readFile(where, "utf8");
+    const after = replaceGenerated(before, block, render(operations));
+    if (after !== before) await writeFile(where, after);
+    results.push({ file, changed: after !== before });
+  }
+  return results;
+}
