@@ -1,5 +1,5 @@
 import { Address4, Address6 } from "ip-address";
-import { CalculationError, defineOperation, list, z } from "#kit";
+import { CalculationError, defineOperation, ITEM_WORK, list, z } from "#kit";
 
 /** Longest accepted item: the longest valid form (`ffff:…:255.255.255.255/128`) has 49. */
 const MAX_ITEM_LENGTH = 64;
@@ -303,6 +303,13 @@ export default defineOperation({
       },
     },
   ],
+  // Parsing an address costs a few microseconds; each answered network takes at most
+  // 56 bytes (`"ffff:…:ffff/128",` is 46).
+  cost: ({ networks }) => ({
+    work: networks.length * 5 * ITEM_WORK,
+    bytes: networks.length * 56 + 512,
+    loc: ["networks"],
+  }),
   handler: ({ networks, strict }) => {
     const parsed = networks.map((text, index) => {
       const outcome = parseNetworkOnce(text);

@@ -5,6 +5,7 @@ import {
   decimal,
   defineOperation,
   Exact,
+  ITEM_WORK,
   list,
   MAX_RESULT_DIGITS,
   z,
@@ -173,6 +174,12 @@ export default defineOperation({
       output: { result: 0, decimal: "0", count: 3 },
     },
   ],
+  // Splitting each factor dominates; the answer has at most 10,000 digits.
+  cost: ({ numbers }) => ({
+    work: numbers.length * ITEM_WORK,
+    bytes: MAX_RESULT_DIGITS + 128,
+    loc: ["numbers"],
+  }),
   handler: ({ numbers }) => ({
     ...arithmeticResult(exactProduct(numbers)),
     count: numbers.length,

@@ -1,4 +1,4 @@
-import { defineOperation, text, z } from "#kit";
+import { defineOperation, ITEM_WORK, text, z } from "#kit";
 import {
   LEXICON,
   type LexiconEntry,
@@ -219,5 +219,12 @@ export default defineOperation({
       },
     },
   ],
+  // Under half a microsecond per character. Tokens are at most about half the characters
+  // (NFC can lengthen a text a little), each answered in at most about 110 bytes.
+  cost: ({ text }) => ({
+    work: text.length * 0.4 * ITEM_WORK,
+    bytes: text.length * 165 + 256,
+    loc: ["text"],
+  }),
   handler: ({ text }) => analyse(text),
 });
