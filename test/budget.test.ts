@@ -90,6 +90,64 @@ describe.each(["fast path", "yoga"])("GraphQL documents, %s", (path) => {
     expect(response.json().errors).toBeUndefined();
   });
 
+  // Each operation's declared work, field after field: a few full-size fields fit, more are refused.
+  const TEN_THOUSAND = Array.from({ length: 10_000 }, (_, i) => `${i}.5`);
+  const NETWORKS = Array.from({ length: 1000 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);
+  const LONG_TEXT = "not good, ".repeat(1000);
+  const fields = (n: number, field: string, selection: string) =>
+    Array.from({ length: n }, (_, i) => `f${i}: ${field} ${selection}`).join(" ");
+  it.each([
+    [
+      "stats/product of 10,000 factors",
+      "[Decimal!]!",
+      "stats { product(numbers: $v) { count } }",
+      TEN_THOUSAND,
+      2,
+    ],
+    [
+      "stats/range of 10,000 numbers",
+      "[Decimal!]!",
+      "stats { range(numbers: $v) { count } }",
+      TEN_THOUSAND,
+      2,
+    ],
+    [
+      "ip/supernet of 1,000 networks",
+      "[String!]!",
+      "ip { supernet(networks: $v) { prefixLength } }",
+      NETWORKS,
+      4,
+    ],
+    [
+      "text/sentiment of 10,000 characters",
+      "String!",
+      "text { sentiment(text: $v) { score } }",
+      LONG_TEXT,
+      2,
+    ],
+    [
+      "math/nth-root",
+      "Decimal!",
+      "math { nthRoot(number: $v, degree: 1000, precision: 100) { decimal } }",
+      "2",
+      5,
+    ],
+    [
+      "finance/simple-interest",
+      "Decimal!",
+      'finance { simpleInterest(principal: $v, rate: "5", time: "1") { interest } }',
+      "1000",
+      10,
+    ],
+  ])("counts %s: %#", async (_name, type, field, value, fits) => {
+    const query = (n: number) => `query($v: ${type}) { ${fields(n, field, "")} }`;
+    const admitted = await post(apps[path] as FastifyInstance, query(fits), { v: value });
+    expect(admitted.statusCode, admitted.body.slice(0, 300)).toBe(200);
+    const refused = await post(apps[path] as FastifyInstance, query(fits + 1), { v: value });
+    expect(refused.statusCode, refused.body.slice(0, 300)).toBe(400);
+    expect(refused.json().errors[0].extensions).toMatchObject({ limit: "budget" });
+  });
+
   it("leaves a field whose arguments are invalid to fail on its own", async () => {
     const response = await post(
       apps[path] as FastifyInstance,

@@ -1,4 +1,4 @@
-import { Address4 } from "ip-address";
+import { Address4, Address6 } from "ip-address";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
@@ -126,8 +126,29 @@ describe("ip/supernet", () => {
       ["10.0.0.5/24", "10.0.0.0/24"],
       ["10.255.255.255/8", "10.0.0.0/8"],
       ["1.2.3.4/0", "0.0.0.0/0"],
+      ["0:0:1:0:0:1:0:0", "::1:0:0:1:0:0/128"],
+      ["1:0:0:2:0:0:0:3", "1:0:0:2::3/128"],
+      ["1:0:2:0:3:0:4:0", "1:0:2:0:3:0:4:0/128"],
+      ["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128"],
+      ["0:0:0:0:0:0:0:0", "::/128"],
+      ["0:0:0:0:0:0:0:1", "::1/128"],
+      ["1:0:0:0:0:0:0:0", "1::/128"],
+      ["0:0:0:0:0:fffe:0:0", "::fffe:0:0/128"],
     ])("%s → %s", (input, normalised) => {
       expect(run([input]).networks).toEqual([normalised]);
+    });
+
+    // The library's round trip is the reference for the hand-written RFC 5952 form.
+    it.each([
+      "2001:db8:85a3::8a2e:370:7334",
+      "fe80::1:0:0:0",
+      "0:1:0:1:0:1:0:1",
+      "abcd:ef01:2345:6789:abcd:ef01:2345:6789",
+      "0:0:a:0:0:0:b:0",
+      "::fffe:0:1",
+    ])("writes %s as ip-address does", (address) => {
+      const canonical = Address6.fromBigInt(new Address6(address).bigInt()).correctForm();
+      expect(run([address]).networks).toEqual([`${canonical}/128`]);
     });
   });
 

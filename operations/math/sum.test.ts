@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Exact, toPlain } from "#kit";
 import { execute, InvalidInputError } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import sum from "./sum.js";
@@ -45,5 +46,28 @@ describe("math/sum", () => {
       decimal: `0.${"0".repeat(9998)}1`,
       count: 3,
     });
+  });
+
+  // The sum is built from integer coefficients per exponent; decimal.js adding one by one is the reference.
+  const byDecimalJs = (numbers: string[]) =>
+    toPlain(numbers.reduce((total, n) => total.plus(n), new Exact(0)));
+  it.each([
+    ["coefficients of one exponent past 2^53", Array(5000).fill("99999999999999")],
+    ["negative ones past -2^53", Array(5000).fill("-99999999999.999")],
+    [
+      "longer than two words",
+      ["123456789012345678901234567890.5", "-0.000000000000000000001", "7"],
+    ],
+    ["cancelling", ["1e50", "-1e50", "3.25", "-3.25", "1e-50"]],
+    [
+      "mixed exponents",
+      Array.from({ length: 3000 }, (_, i) => `${i % 7 ? "-" : ""}${i}.${i % 13}e${(i % 41) - 20}`),
+    ],
+    ["zeros", ["0", "-0.000", "0e5", "2"]],
+    ["a borrow across many words", ["1e70", "-1e-70"]],
+    ["a negative total with borrows", ["1", "-1.5", "0.0000001", "-1e30"]],
+    ["only negatives", ["-9999999", "-1", "-0.0000001"]],
+  ])("adds %s exactly", (_title, numbers) => {
+    expect((run(numbers) as { decimal: string }).decimal).toBe(byDecimalJs(numbers));
   });
 });

@@ -9,6 +9,72 @@ import {
   z,
 } from "#kit";
 
+/**
+ * decimal.js keeps significant digits in base-10^7 words aligned on the decimal point: a
+ * number with exponent `e` has its first word at place 10^(7 × floor(e / 7)), the next one
+ * place lower, and so on.
+ */
+const WORD_DIGITS = 7;
+const WORD = 10 ** WORD_DIGITS;
+
+/** Positive remainder, so negative word sums carry downwards correctly. */
+const modWord = (value: number) => ((value % WORD) + WORD) % WORD;
+
+/**
+ * Carries `columns` (lowest place first) into base-10^7 words in place; answers the carry
+ * out of the top, whose sign is the sign of the whole sum.
+ */
+function carry(columns: Float64Array): number {
+  let out = 0;
+  for (let i = 0; i < columns.length; i++) {
+    const value = (columns[i] ?? 0) + out;
+    const word = modWord(value);
+    columns[i] = word;
+    out = (value - word) / WORD;
+  }
+  return out;
+}
+
+/**
+ * The exact sum of `numbers`: their words are added place by place as doubles (10,000
+ * words below 10^7 stay far below 2^53, so exactly), then carried once. Linear in the words
+ * sent, where adding decimals one by one costs the running total's length each time.
+ */
+function exactSum(numbers: readonly Exact[]): Exact {
+  let top = Number.NEGATIVE_INFINITY;
+  let bottom = Number.POSITIVE_INFINITY;
+  for (const number of numbers) {
+    if (number.isZero()) continue;
+    const first = Math.floor(number.e / WORD_DIGITS);
+    if (first > top) top = first;
+    if (first - number.d.length + 1 < bottom) bottom = first - number.d.length + 1;
+  }
+  if (top < bottom) return new Exact(0);
+  // One spare column above the top takes the carry of up to 10,000 numbers.
+  const columns = new Float64Array(top - bottom + 2);
+  for (const number of numbers) {
+    if (number.isZero()) continue;
+    const words = number.d;
+    const first = Math.floor(number.e / WORD_DIGITS) - bottom;
+    for (let i = 0; i < words.length; i++) {
+      columns[first - i] = (columns[first - i] ?? 0) + number.s * (words[i] ?? 0);
+    }
+  }
+  let sign = "";
+  if (carry(columns) < 0) {
+    // A negative total: |total| is carried again from the negated words.
+    for (let i = 0; i < columns.length; i++) columns[i] = -(columns[i] ?? 0);
+    columns[columns.length - 1] = (columns[columns.length - 1] ?? 0) + WORD;
+    carry(columns);
+    sign = "-";
+  }
+  let digits = "";
+  for (let i = columns.length - 1; i >= 0; i--) {
+    digits += String(columns[i]).padStart(WORD_DIGITS, "0");
+  }
+  return new Exact(`${sign}${digits}e${WORD_DIGITS * bottom}`);
+}
+
 export default defineOperation({
   area: "math",
   name: "sum",
@@ -44,7 +110,7 @@ export default defineOperation({
     return { work: numbers.length * span, bytes: 2 * span + 64, loc: ["numbers"] };
   },
   handler: ({ numbers }) => ({
-    ...arithmeticResult(numbers.reduce((total, n) => total.plus(n), new Exact(0))),
+    ...arithmeticResult(exactSum(numbers)),
     count: numbers.length,
   }),
 });

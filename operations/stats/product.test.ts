@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Exact, toPlain } from "#kit";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
 import product from "./product.js";
@@ -99,5 +100,17 @@ describe("stats/product", () => {
     [{}, [[["numbers"], "missing"]]],
   ])("rejects %#", (input, expected) => {
     expect(locTypes(problemsOf(product, input))).toEqual(expected);
+  });
+
+  // Factors of up to 14 digits are split in double arithmetic; decimal.js multiplying one by one is the reference.
+  const byDecimalJs = (numbers: string[]) =>
+    toPlain(numbers.reduce((total, n) => total.times(n), new Exact(1)));
+  it.each([
+    ["14-digit factors", ["99999999999999", "-12345678901234", "0.00000000000001"]],
+    ["15-digit factors", ["999999999999999", "123456789012345", "-1.25"]],
+    ["small rests past 2^53", Array.from({ length: 400 }, (_, i) => `${(i % 97) + 3}.${i % 10}`)],
+    ["twos and fives", ["1024", "0.0032", "6.25e-7", "-4096e3", "781.25"]],
+  ])("multiplies %s exactly", (_title, numbers) => {
+    expect((run(numbers) as { decimal: string }).decimal).toBe(byDecimalJs(numbers));
   });
 });

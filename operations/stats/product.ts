@@ -5,6 +5,7 @@ import {
   decimal,
   defineOperation,
   Exact,
+  ITEM_WORK,
   list,
   MAX_RESULT_DIGITS,
   z,
@@ -14,10 +15,11 @@ import {
  * A nonzero factor as `±(2^twos × 5^fives × rest) × 10^exponent`, with `rest` coprime to 10.
  * Keeping the 2s and 5s apart makes the digit count of a product predictable: a product of
  * numbers coprime to 10 has no trailing zeros, so its length is bounded below by its factors'.
+ * `rest` is a double when the factor has at most 14 significant digits (exact below 2^53).
  */
 interface SplitFactor {
   negative: boolean;
-  rest: bigint;
+  rest: number | bigint;
   restDigits: number;
   twos: number;
   fives: number;
@@ -27,10 +29,40 @@ interface SplitFactor {
 // Powers 5^64, 5^32, …, 5^1: strip fives a block at a time rather than one division each.
 const FIVE_BLOCKS = [64, 32, 16, 8, 4, 2, 1].map((k) => ({ k, power: 5n ** BigInt(k) }));
 
+/** decimal.js keeps significant digits in base-10^7 words: `d[0]` has 1 to 7 digits, the rest 7. */
+const WORD_DIGITS = 7;
+const WORD = 10 ** WORD_DIGITS;
+
+/** Digits of a small integer, without building a string. */
+function digitCount(n: number): number {
+  let digits = 1;
+  for (let bound = 10; n >= bound; bound *= 10) digits++;
+  return digits;
+}
+
 function split(factor: Exact): SplitFactor {
-  // toExponential() without a digit count writes every significant digit: "-1.25e-7".
-  const [mantissa = ""] = factor.toExponential().split("e");
-  const digits = mantissa.replace(/[-.]/g, "");
+  const words = factor.d;
+  const [head = 0, tail = 0] = words;
+  const digitsWritten = digitCount(head) + WORD_DIGITS * (words.length - 1);
+  const exponent = factor.e - (digitsWritten - 1);
+  const negative = factor.s < 0;
+  // At most two words (14 digits): the 2s and 5s come off in double arithmetic, exactly.
+  if (words.length <= 2) {
+    let rest = words.length === 1 ? head : head * WORD + tail;
+    let twos = 0;
+    while (rest % 2 === 0) {
+      rest /= 2;
+      twos++;
+    }
+    let fives = 0;
+    while (rest % 5 === 0) {
+      rest /= 5;
+      fives++;
+    }
+    return { negative, rest, restDigits: digitCount(rest), twos, fives, exponent };
+  }
+  let digits = String(head);
+  for (let i = 1; i < words.length; i++) digits += String(words[i]).padStart(WORD_DIGITS, "0");
   let rest = BigInt(digits);
   // The lowest set bit of an integer is the power of two dividing it.
   const twos = (rest & -rest).toString(2).length - 1;
@@ -42,14 +74,7 @@ function split(factor: Exact): SplitFactor {
       fives += k;
     }
   }
-  return {
-    negative: factor.isNegative(),
-    rest,
-    restDigits: rest.toString().length,
-    twos,
-    fives,
-    exponent: factor.e - (digits.length - 1),
-  };
+  return { negative, rest, restDigits: rest.toString().length, twos, fives, exponent };
 }
 
 /** The product of `values`, multiplied pairwise so the big multiplications are few. */
@@ -75,6 +100,8 @@ function tooLong(atLeast: number): CalculationError {
 function exactProduct(numbers: Exact[]): Exact {
   if (numbers.some((n) => n.isZero())) return new Exact(0);
   const rests: bigint[] = [];
+  // Small rests are multiplied as doubles while the product stays exact, then become one BigInt.
+  let small = 1;
   let negative = false;
   let twos = 0;
   let fives = 0;
@@ -87,7 +114,12 @@ function exactProduct(numbers: Exact[]): Exact {
     minDigits += factor.restDigits - 1;
     if (minDigits > MAX_RESULT_DIGITS) throw tooLong(minDigits);
     negative = negative !== factor.negative;
-    rests.push(factor.rest);
+    if (typeof factor.rest === "bigint") rests.push(factor.rest);
+    else if (small * factor.rest <= Number.MAX_SAFE_INTEGER) small *= factor.rest;
+    else {
+      rests.push(BigInt(small));
+      small = factor.rest;
+    }
     twos += factor.twos;
     fives += factor.fives;
     exponent += factor.exponent;
@@ -99,6 +131,7 @@ function exactProduct(numbers: Exact[]): Exact {
   // floor(log10(base^surplus)) more digits at least; the epsilon keeps the bound a lower one.
   minDigits += Math.max(0, Math.floor(surplus * Math.log10(surplusBase) - 1e-9));
   if (minDigits > MAX_RESULT_DIGITS) throw tooLong(minDigits);
+  rests.push(BigInt(small));
   const digits = productTree(rests) * BigInt(surplusBase) ** BigInt(surplus);
   return new Exact(`${negative ? "-" : ""}${digits}e${exponent + tens}`);
 }
@@ -141,6 +174,12 @@ export default defineOperation({
       output: { result: 0, decimal: "0", count: 3 },
     },
   ],
+  // Splitting each factor dominates; the answer has at most 10,000 digits.
+  cost: ({ numbers }) => ({
+    work: numbers.length * ITEM_WORK,
+    bytes: MAX_RESULT_DIGITS + 128,
+    loc: ["numbers"],
+  }),
   handler: ({ numbers }) => ({
     ...arithmeticResult(exactProduct(numbers)),
     count: numbers.length,

@@ -4,7 +4,9 @@ import {
   decimal,
   defineOperation,
   type Exact,
+  ITEM_WORK,
   list,
+  MAX_RESULT_DIGITS,
   nearestDouble,
   nearestDoubleField,
   toPlain,
@@ -76,6 +78,12 @@ export default defineOperation({
       },
     },
   ],
+  // One comparison per number; three decimals of at most 10,000 digits each in the answer.
+  cost: ({ numbers }) => ({
+    work: numbers.length * ITEM_WORK,
+    bytes: 3 * (MAX_RESULT_DIGITS + 2) + 256,
+    loc: ["numbers"],
+  }),
   handler: ({ numbers }) => {
     const [first, ...rest] = numbers;
     // The schema guarantees at least one number; this only satisfies the type checker.

@@ -80,6 +80,15 @@ function buildLexicon(): Map<string, LexiconEntry> {
 /** AFINN-165 keyed by {@link lexiconKey}; built once, when the module loads. */
 export const LEXICON: ReadonlyMap<string, LexiconEntry> = buildLexicon();
 
+/**
+ * The first words of the entries that span several tokens, as {@link lexiconKey} writes
+ * them inside a phrase: a token not in here starts no phrase, and only its own word is
+ * looked up.
+ */
+export const PHRASE_STARTS: ReadonlySet<string> = new Set(
+  [...LEXICON.keys()].filter((key) => key.includes(" ")).map((key) => key.split(" ")[0] ?? ""),
+);
+
 /** The most tokens any entry spans: how far ahead a phrase match has to look. */
 export const LONGEST_ENTRY = Math.max(...[...LEXICON.values()].map((e) => e.length));
 

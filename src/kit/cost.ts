@@ -32,6 +32,13 @@ export const REQUEST_BUDGET: Readonly<Required<Omit<Cost, "loc">>> = Object.free
 });
 
 /**
+ * Work of reading one list item (a decimal literal, a network) and handling it once: about
+ * a microsecond. Operations whose work grows with a list declare at least this much per
+ * item, so a GraphQL document cannot ask for many full lists at once.
+ */
+export const ITEM_WORK = 1_000;
+
+/**
  * Digits `values` span together in plain notation: the longest integer part plus the
  * longest fraction. Adding n such numbers is n × span digit operations, and no sum of
  * them has more than span + log10(n) + 1 digits.

@@ -91,27 +91,38 @@ export function arithmeticResult(value: Exact): ArithmeticResult {
 }
 
 /**
- * A short plain literal: optional sign, at most 15 digits before and 15 after the point,
- * no exponent. Every limit on literals holds for these by construction.
+ * A short literal: optional sign, at most 15 digits before and 15 after the point, and an
+ * optional exponent of at most 4 digits. Literal length and syntax hold by construction;
+ * the digit limits are checked on the value.
  */
-const SHORT_PLAIN_LITERAL = /^[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})$/;
-/** Longest literal {@link SHORT_PLAIN_LITERAL} admits (sign, 15 digits, point, 15 digits). */
-const SHORT_PLAIN_MAX_LENGTH = 32;
+const SHORT_LITERAL = /^[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})(?:[eE][+-]?\d{1,4})?$/;
+/** Longest literal {@link SHORT_LITERAL} admits (sign, 15 digits, point, 15 digits, `e-9999`). */
+const SHORT_MAX_LENGTH = 38;
 /** Integer literals this long or shorter are below 10^7: decimal.js builds those from a number without parsing text. */
 const SMALL_INTEGER_MAX_LENGTH = 7;
 
 /**
- * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`): the value,
- * or undefined when `text` is not such a short plain literal (then the full checks run).
+ * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`, `2.5e-4`): the
+ * value, or undefined when `text` is not such a short literal within the digit limits (then
+ * the full checks run).
  *
  * @example
  * parseShortDecimal("0.1")?.toFixed(); // "0.1"
- * parseShortDecimal("1e3"); // undefined
+ * parseShortDecimal("1e10000"); // undefined
  */
 export function parseShortDecimal(text: string): Exact | undefined {
-  if (text.length > SHORT_PLAIN_MAX_LENGTH || !SHORT_PLAIN_LITERAL.test(text)) return undefined;
+  if (text.length > SHORT_MAX_LENGTH || !SHORT_LITERAL.test(text)) return undefined;
   if (text.length <= SMALL_INTEGER_MAX_LENGTH && text.indexOf(".") === -1) {
-    return new Exact(Number(text));
+    // No point within 7 characters: an integer, unless it has an exponent (`1e5`).
+    if (text.indexOf("e") === -1 && text.indexOf("E") === -1) return new Exact(Number(text));
   }
-  return new Exact(text);
+  const value = new Exact(text);
+  // Only an exponent can take a short literal past the digit limits: the full checks refuse it.
+  if (
+    !value.isZero() &&
+    (Math.abs(value.e) > MAX_RESULT_DIGITS || plainDigitCount(value) > MAX_RESULT_DIGITS)
+  ) {
+    return undefined;
+  }
+  return value;
 }
