@@ -8,10 +8,14 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY operations ./operations
-# Production dependencies only, less what node never loads (types, sources, maps, docs).
+# Production dependencies only, less what node never loads (types, sources, maps, docs;
+# GraphiQL's ESM bundle, loaded as CommonJS; Swagger UI's builds other than the bundle).
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
   && find node_modules -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
-    -o -name '*.map' -o -name '*.md' \) -exec rm -f {} +
+    -o -name '*.map' -o -name '*.md' \) -exec rm -f {} + \
+  && rm -rf node_modules/@graphql-yoga/render-graphiql/esm \
+  && rm -f node_modules/swagger-ui-dist/swagger-ui-es-bundle*.js node_modules/swagger-ui-dist/swagger-ui.js \
+    node_modules/swagger-ui-dist/swagger-ui-standalone-preset.js
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
