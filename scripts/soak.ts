@@ -54,7 +54,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { exampleQuery } from "../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../src/graphql/schema.js";
 import type { AnyOperation } from "../src/kit/define.js";
-import { loadOperations, pathOf } from "../src/registry/loader.js";
+import { loadOperations } from "../src/registry/loader.js";
+import { pathOf } from "../src/rest/path.js";
 import { freePort } from "./lib/free-port.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { AnyOperation } from "../src/kit/define.js";
-import { loadOperations, operationsDirs, pathOf } from "../src/registry/loader.js";
+import { loadOperations, operationsDirs } from "../src/registry/loader.js";
+import { pathOf } from "../src/rest/path.js";
 
 export const TEST_KEY = "test-key-0123456789";
 export const AUTH = { "x-api-key": TEST_KEY };

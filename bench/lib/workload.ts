@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { exampleQuery } from "../../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
-import { pathOf } from "../../src/registry/loader.js";
+import { pathOf } from "../../src/rest/path.js";
 
 export const API_KEY = "bench-key";
 

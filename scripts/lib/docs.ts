@@ -6,7 +6,7 @@
 import { graphqlFieldOf } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { buildOpenApiDocument } from "../../src/openapi/document.js";
-import { pathOf } from "../../src/registry/loader.js";
+import { pathOf } from "../../src/rest/path.js";
 
 type Schema = {
   type?: string | string[];

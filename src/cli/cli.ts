@@ -11,7 +11,7 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
 import { jsonSchema } from "../openapi/document.js";
-import { pathOf } from "../registry/loader.js";
+import { pathOf } from "../rest/path.js";
 import { planFor, type QueryValues, toInput } from "../rest/query.js";
 
 export const PROGRAM = "ucs";
