@@ -4,6 +4,9 @@
  * own conversion (src/rest/query.ts), so a list is given exactly as the query string
  * takes it: repeated flags, comma-separated, or both. Runs in-process through the one
  * runner, or sends the call to a running service (`--url`, `--key`).
+ *
+ * Over 300 lines on purpose: flag parsing, help text and the two ways of running are one
+ * small program, read top to bottom; split, each part would only make sense with the others.
  */
 import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
 import { locate } from "../http/errors.js";
