@@ -4,6 +4,13 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
 
+/** Real processes, Redis, a browser and the soak: they load the machine more than the code. */
+export const SYSTEM = [
+  "test/process/**/*.test.ts",
+  "test/browser/**/*.test.ts",
+  "test/abuse/soak.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     // Vite would resolve `graphql` to its `.mjs` build while the packages that Node loads
@@ -19,10 +26,24 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["operations/**/*.test.ts", "src/**/*.test.ts", "test/**/*.test.ts"],
-    // The Docker system test runs on its own: npm run test:deploy.
-    exclude: [...configDefaults.exclude, "test/deploy/**"],
     environment: "node",
     testTimeout: 20_000,
+    // `npm test` runs every project; `npm run test:fast`, unit and contract only. The
+    // Docker system test runs on its own: npm run test:deploy.
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["operations/**/*.test.ts", "src/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "contract",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/deploy/**", ...SYSTEM],
+        },
+      },
+      { extends: true, test: { name: "system", include: SYSTEM } },
+    ],
   },
 });

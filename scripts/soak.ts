@@ -47,15 +47,18 @@
  * the 3-5 minute run resolves the limit.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { exampleQuery } from "../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../src/graphql/schema.js";
 import type { AnyOperation } from "../src/kit/define.js";
-import { loadOperations, pathOf } from "../src/registry/loader.js";
+import { loadOperations } from "../src/registry/loader.js";
+import { pathOf } from "../src/rest/path.js";
 import { freePort } from "./lib/free-port.js";
+import { rssKb } from "./lib/proc-stats.js";
+import { queryOf } from "./lib/query.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HOST = "127.0.0.1";
@@ -173,14 +176,6 @@ interface Shot {
 
 // ---------------------------------------------------------------------------------------
 // The traffic mix
-
-function queryOf(input: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(input)) {
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
-  }
-  return params.toString();
-}
 
 /**
  * The shots, weighted by repetition: REST examples (~70 %), GraphQL batches (~15 %),
@@ -355,16 +350,6 @@ function send(
     req.on("error", reject);
     req.end(shot.body);
   });
-}
-
-function rssOf(pid: number): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function metricOf(text: string, name: string): number | undefined {
@@ -618,7 +603,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
       const scrape = { method: "GET" as const, path: "/metrics", headers: { "x-api-key": key } };
       while (performance.now() < deadline && exit === null) {
         const tick = performance.now();
-        const rssMB = rssOf(pid);
+        const rssKB = rssKb(pid);
+        const rssMB = rssKB === undefined ? undefined : rssKB / 1024;
         try {
           const metrics = await send(port, scrape, false, 5000);
           const heap = metricOf(metrics.body, "nodejs_heap_size_used_bytes");

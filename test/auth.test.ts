@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyChecker, keyIdOf } from "../src/http/auth.js";
-import { pathOf } from "../src/registry/loader.js";
+import { pathOf } from "../src/rest/path.js";
 import { allOperations, TEST_KEY, testApp } from "./helpers.js";
 
 const operations = await allOperations();

@@ -1,9 +1,11 @@
 /** Shared test setup: an app with a known key, and query-string building from examples. */
 import type { FastifyInstance } from "fastify";
+import { queryOf } from "../scripts/lib/query.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { AnyOperation } from "../src/kit/define.js";
-import { loadOperations, operationsDirs, pathOf } from "../src/registry/loader.js";
+import { loadOperations, operationsDirs } from "../src/registry/loader.js";
+import { pathOf } from "../src/rest/path.js";
 
 export const TEST_KEY = "test-key-0123456789";
 export const AUTH = { "x-api-key": TEST_KEY };
@@ -29,14 +31,7 @@ export async function testApp(env: Record<string, string> = {}): Promise<Fastify
   });
 }
 
-/** A query string for typed input: lists as repeated parameters, the rest as text. */
-export function queryOf(input: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(input)) {
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
-  }
-  return params.toString();
-}
+export { queryOf };
 
 /** `GET /v1/<area>/<name>?<query>` with the test key. */
 export function urlOf(operation: AnyOperation, query = ""): string {

@@ -5,7 +5,7 @@
  */
 import autocannon from "autocannon";
 import type { AnyOperation } from "../../src/kit/define.js";
-import { pathOf } from "../../src/registry/loader.js";
+import { pathOf } from "../../src/rest/path.js";
 import { API_KEY, SUM_PATH } from "./workload.js";
 
 export const FAIRNESS_TARGET = "cheap-beside-costly";

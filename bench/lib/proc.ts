@@ -8,8 +8,9 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../../scripts/lib/free-port.js";
+import { cpuTicks, rssKb } from "../../scripts/lib/proc-stats.js";
 
-export { freePort };
+export { cpuTicks, freePort, rssKb };
 
 export const HOST = "127.0.0.1";
 
@@ -143,28 +144,6 @@ export function childPids(pid: number): number[] {
 export function rememberWorkers(server: Server, pids: readonly number[]): void {
   const known = knownDescendants.get(server);
   for (const pid of pids) known?.add(pid);
-}
-
-/** Resident set size of `pid` in kB (VmRSS), or undefined once it is gone. */
-export function rssKb(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user + system) of `pid` in clock ticks, or 0 once it is gone. */
-export function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // After `comm`: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
 }
 
 /** CPU counters at one instant: the whole machine's, and `pids`' own (clock ticks). */

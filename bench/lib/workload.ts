@@ -4,10 +4,11 @@
  * should before anything is measured.
  */
 import { isDeepStrictEqual } from "node:util";
+import { queryOf } from "../../scripts/lib/query.js";
 import { exampleQuery } from "../../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
-import { pathOf } from "../../src/registry/loader.js";
+import { pathOf } from "../../src/rest/path.js";
 
 export const API_KEY = "bench-key";
 
@@ -73,15 +74,6 @@ export interface Workload {
 const AUTH = { "x-api-key": API_KEY };
 const SUM_ANSWER = { result: 6, decimal: "6", count: 3 };
 export const SUM_PATH = "/v1/math/sum?numbers=1,2,3";
-
-/** A query string for typed example input: lists as repeated parameters, the rest as text. */
-export function queryOf(input: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(input)) {
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
-  }
-  return params.toString();
-}
 
 function graphqlRequest(query: string, fields: number): BenchRequest {
   return {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { graphqlFieldOf } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { buildOpenApiDocument } from "../../src/openapi/document.js";
-import { pathOf } from "../../src/registry/loader.js";
+import { pathOf } from "../../src/rest/path.js";
 
 type Schema = {
   type?: string | string[];

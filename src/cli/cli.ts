@@ -4,6 +4,9 @@
  * own conversion (src/rest/query.ts), so a list is given exactly as the query string
  * takes it: repeated flags, comma-separated, or both. Runs in-process through the one
  * runner, or sends the call to a running service (`--url`, `--key`).
+ *
+ * Over 300 lines on purpose: flag parsing, help text and the two ways of running are one
+ * small program, read top to bottom; split, each part would only make sense with the others.
  */
 import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
 import { locate } from "../http/errors.js";
@@ -11,7 +14,7 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
 import { jsonSchema } from "../openapi/document.js";
-import { pathOf } from "../registry/loader.js";
+import { pathOf } from "../rest/path.js";
 import { planFor, type QueryValues, toInput } from "../rest/query.js";
 
 export const PROGRAM = "ucs";

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import type { QuotaState } from "../limits/rate-limit.js";
+import type { QuotaState } from "../access/rate-limit.js";
 import { measureDocument } from "./limits.js";
 
 export type Charge = (

@@ -82,6 +82,22 @@ export function createKeyChecker(keys: readonly string[]): (presented: unknown) 
   };
 }
 
+/**
+ * A constant-time check of one secret (a bearer token), laid out as keys are: the time
+ * depends on neither the secret nor how much of it matched.
+ *
+ * @example
+ * const matches = createSecretMatcher("token");
+ * matches("token"); // true
+ */
+export function createSecretMatcher(secret: string): (presented: string) => boolean {
+  const slotBytes = LENGTH_BYTES + Math.max(MIN_SLOT_BYTES, Buffer.byteLength(secret));
+  const expected = Buffer.alloc(slotBytes);
+  fill(expected, secret);
+  const candidate = Buffer.alloc(slotBytes);
+  return (presented) => fill(candidate, presented) && timingSafeEqual(candidate, expected);
+}
+
 /** The public id of a key: 12 hex digits of its SHA-256. */
 export function keyIdOf(key: string): string {
   return hash("sha256", key, "hex").slice(0, 12);

@@ -4,7 +4,13 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from "fastify";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
 
@@ -93,5 +99,25 @@ export function requireHost(
   }
   sendError(reply, 400, "Bad Request: an HTTP/1.1 request must carry a Host header", {
     connection: "close",
+  });
+}
+
+/**
+ * Unknown routes: 405 with `Allow` when the path exists under another method, else 404.
+ * Call before registering routes: it learns each path's methods as they are added.
+ */
+export function registerNotFound(app: FastifyInstance): void {
+  const methods = new Map<string, Set<string>>();
+  app.addHook("onRoute", (route) => {
+    const set = methods.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) set.add(method);
+    methods.set(route.url, set);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = methods.get(request.url.split("?", 1)[0] ?? "");
+    if (allowed) {
+      return sendError(reply, 405, "Method Not Allowed", { allow: [...allowed].sort().join(", ") });
+    }
+    return sendError(reply, 404, "Not Found");
   });
 }

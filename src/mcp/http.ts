@@ -6,11 +6,11 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AccessControl } from "../access/control.js";
 import { overBudget, type Spent } from "../core/budget.js";
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
-import type { AccessControl } from "../limits/access.js";
 import { createMcpTools } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
@@ -52,7 +52,7 @@ function webRequest(request: FastifyRequest): Request {
  * stream to open (GET) or end (DELETE).
  *
  * @example
- * registerMcp(app, operations, access, runnerFor("mcp"));
+ * registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
  */
 export function registerMcp(
   app: FastifyInstance,

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
-import { pathOf } from "../registry/loader.js";
+import { pathOf } from "../rest/path.js";
 
 type JsonObject = Record<string, unknown>;
 

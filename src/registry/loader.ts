@@ -199,10 +199,10 @@ export async function loadOperations(
   if (problems.length > 0) {
     throw new OperationLoadError(`operations failed to load:\n  ${problems.join("\n  ")}`);
   }
-  return operations.sort((a, b) => pathOf(a).localeCompare(pathOf(b)));
+  return operations.sort((a, b) => idOf(a).localeCompare(idOf(b)));
 }
 
-/** The REST path of an operation: `/v1/<area>/<name>`. */
-export function pathOf(operation: AnyOperation): string {
-  return `/v1/${operation.area}/${operation.name}`;
+/** An operation's id, `<area>/<name>`: the registry's order. */
+function idOf(operation: AnyOperation): string {
+  return `${operation.area}/${operation.name}`;
 }

@@ -1,33 +1,39 @@
 /**
- * The REST gateway: `GET /v1/<area>/<name>` for every operation in the registry, each
- * behind the API-key hook, each answered by the shared runner.
+ * The REST gateway: `GET /v1/<area>/<name>` for every operation in the registry, in one
+ * encapsulated scope behind the API-key hook, each answered by the shared runner.
  */
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import { pathOf } from "../registry/loader.js";
+import { REST_PREFIX, routeOf } from "./path.js";
 import { planFor, type QueryValues, TRUNCATED, toInput } from "./query.js";
 
-/** Registers one GET route per operation. */
+/** Registers the `/v1` scope: its access hook and one GET route per operation. */
 export function registerRestRoutes(
   app: FastifyInstance,
   operations: readonly AnyOperation[],
   authenticate: onRequestHookHandler,
   run: Runner = execute,
 ): void {
-  for (const operation of operations) {
-    const plan = planFor(operation);
-    app.get(pathOf(operation), { onRequest: authenticate }, (request) => {
-      const values = request.query as QueryValues;
-      const { input, problems } = toInput(plan, values);
-      if (values[TRUNCATED]) {
-        problems.push({
-          loc: [],
-          msg: "Value error, too many query parameters",
-          type: "value_error",
+  app.register(
+    async (v1) => {
+      v1.addHook("onRequest", authenticate);
+      for (const operation of operations) {
+        const plan = planFor(operation);
+        v1.get(routeOf(operation), (request) => {
+          const values = request.query as QueryValues;
+          const { input, problems } = toInput(plan, values);
+          if (values[TRUNCATED]) {
+            problems.push({
+              loc: [],
+              msg: "Value error, too many query parameters",
+              type: "value_error",
+            });
+          }
+          return run(operation, input, problems);
         });
       }
-      return run(operation, input, problems);
-    });
-  }
+    },
+    { prefix: REST_PREFIX },
+  );
 }

@@ -12,6 +12,7 @@ import { type Agent, type IncomingHttpHeaders, request } from "node:http";
 import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../scripts/lib/free-port.js";
+import { cpuTicks, statusKb } from "../../scripts/lib/proc-stats.js";
 
 export { freePort };
 
@@ -189,15 +190,12 @@ export const START_NODE_FLAGS: readonly string[] = (
 
 /** CPU time a process has used so far (user + system), in ms, at /proc's 10 ms resolution. */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return cpuTicks(pid) * 10;
 }
 
 /** Peak and current resident memory of a process, in MB (from /proc). */
 export function residentMb(pid: number): { peak: number; now: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  const kb = (field: string) => statusKb(pid, field) ?? Number.NaN;
   return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
 }
 

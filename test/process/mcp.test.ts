@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Problem } from "../../src/kit/errors.js";
 import { toolNameOf } from "../../src/mcp/tools.js";
-import { pathOf } from "../../src/registry/loader.js";
+import { pathOf } from "../../src/rest/path.js";
 import { allOperations, queryOf } from "../helpers.js";
 import {
   asToolProblems,

@@ -5,9 +5,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AnyOperation } from "../src/kit/define.js";
-import { z } from "../src/kit/index.js";
-import { list, text } from "../src/kit/params.js";
+import type { AnyOperation } from "../kit/define.js";
+import { z } from "../kit/index.js";
+import { list, text } from "../kit/params.js";
 import {
   MALFORMED,
   MAX_QUERY_PAIRS,
@@ -16,7 +16,7 @@ import {
   type QueryValues,
   TRUNCATED,
   toInput,
-} from "../src/rest/query.js";
+} from "./query.js";
 
 const entries = (values: QueryValues) =>
   Object.keys(values).map((name) => [name, values[name]] as const);

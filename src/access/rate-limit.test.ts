@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { throttledWarning } from "./from-config.js";
+import { createQuotaCounter, createRedisClient, rateLimitHeaders } from "./rate-limit.js";
+
+const policy = { name: "per-key", limit: 3, windowSeconds: 60 };
+
+describe("a quota counter in memory", () => {
+  it("allows `limit` units per partition, then refuses", async () => {
+    const counter = createQuotaCounter(policy, { kind: "memory" });
+    const states = [];
+    for (let i = 0; i < 4; i++) states.push(await counter.consume("a"));
+    expect(states.map((s) => [s.allowed, s.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect((await counter.consume("b")).allowed).toBe(true);
+  });
+
+  it("charges several units at once", async () => {
+    const counter = createQuotaCounter(policy, { kind: "memory" });
+    expect((await counter.consume("a", 3)).remaining).toBe(0);
+    expect((await counter.consume("a", 1)).allowed).toBe(false);
+  });
+});
+
+describe("a quota counter whose store is down", () => {
+  it("lets the request through, uncounted, and reports the failure", async () => {
+    const errors: Error[] = [];
+    // Nothing listens on port 1; the client fails at once (no offline queue).
+    const client = createRedisClient("redis://127.0.0.1:1", () => {});
+    try {
+      const counter = createQuotaCounter(policy, { kind: "redis", client }, (e) => errors.push(e));
+      const state = await counter.consume("a");
+      expect(state).toMatchObject({ allowed: true, failedOpen: true, remaining: 3 });
+      expect(errors).toHaveLength(1);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
+
+describe("rateLimitHeaders", () => {
+  it("writes the policy and the state as the draft's structured fields", () => {
+    const state = { allowed: true, policy, remaining: 2, resetSeconds: 59, failedOpen: false };
+    expect(rateLimitHeaders(state)).toEqual({
+      "ratelimit-policy": '"per-key";q=3;w=60',
+      ratelimit: '"per-key";r=2;t=59',
+    });
+  });
+});
+
+describe("throttledWarning", () => {
+  it("passes the first error of an interval on, and drops the rest", () => {
+    const seen: string[] = [];
+    const warn = throttledWarning((error) => seen.push(error.message), 60_000);
+    for (const message of ["a", "b", "c"]) warn(new Error(message));
+    expect(seen).toEqual(["a"]);
+  });
+});

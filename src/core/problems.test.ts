@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { z } from "../kit/index.js";
+import { decimal, integer, list, text } from "../kit/params.js";
+import { toProblems } from "./problems.js";
+
+const schema = z
+  .object({
+    amount: decimal({ min: "0" }),
+    count: integer({ min: 1, max: 10 }),
+    name: text({ min: 2, max: 5 }),
+    numbers: list(decimal(), { min: 2, max: 3 }),
+    unit: z.enum(["m", "ft", "in"]),
+    even: integer().refine((n) => n % 2 === 0, "must be even"),
+  })
+  .strict();
+
+const valid = { amount: "1", count: 2, name: "abc", numbers: ["1", "2"], unit: "m", even: 2 };
+
+function problemsOf(change: Record<string, unknown>) {
+  const input = { ...valid, ...change };
+  const result = schema.safeParse(input);
+  if (result.success) throw new Error(`accepted ${JSON.stringify(change)}`);
+  return toProblems(result.error.issues, schema, input);
+}
+
+describe("toProblems: zod issues in Pydantic's shape", () => {
+  it.each([
+    ["a missing field", { count: undefined }, ["count"], "missing", "Field required"],
+    ["a decimal that is not one", { amount: "abc" }, ["amount"], "float_parsing", undefined],
+    ["an integer that is not one", { count: "x" }, ["count"], "int_parsing", undefined],
+    ["an item of a list", { numbers: ["1", "x"] }, ["numbers", "1"], "float_parsing", undefined],
+    [
+      "an integer below its minimum",
+      { count: 0 },
+      ["count"],
+      "greater_than_equal",
+      "Input should be greater than or equal to 1",
+    ],
+    [
+      "an integer above its maximum",
+      { count: 11 },
+      ["count"],
+      "less_than_equal",
+      "Input should be less than or equal to 10",
+    ],
+    [
+      "a short string",
+      { name: "a" },
+      ["name"],
+      "string_too_short",
+      "String should have at least 2 characters",
+    ],
+    [
+      "a short list",
+      { numbers: ["1"] },
+      ["numbers"],
+      "too_short",
+      "List should have at least 2 items after validation, not 1",
+    ],
+    [
+      "a value outside an enum",
+      { unit: "yd" },
+      ["unit"],
+      "enum",
+      "Input should be 'm', 'ft' or 'in'",
+    ],
+    ["a refinement", { even: 3 }, ["even"], "value_error", "Value error, must be even"],
+    [
+      "an unknown field",
+      { extra: 1 },
+      ["extra"],
+      "extra_forbidden",
+      "Extra inputs are not permitted",
+    ],
+  ] as const)("%s", (_what, change, loc, type, msg) => {
+    const [problem, ...others] = problemsOf(change);
+    expect(others).toEqual([]);
+    expect(problem?.loc).toEqual(loc);
+    expect(problem?.type).toBe(type);
+    if (msg) expect(problem?.msg).toBe(msg);
+  });
+
+  it("never echoes the offending value", () => {
+    const [problem] = problemsOf({ amount: "NaN-secret" });
+    expect(JSON.stringify(problem)).not.toContain("NaN-secret");
+  });
+});

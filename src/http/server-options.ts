@@ -1,0 +1,80 @@
+/**
+ * How the HTTP server is configured: logging, request ids, timeouts and the size limits
+ * every request meets before any route runs.
+ */
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from "fastify";
+import type { Config } from "../config.js";
+import type { Metrics } from "../observability/metrics.js";
+import { parseQueryString } from "../rest/query.js";
+import { handleClientError } from "./errors.js";
+import { logDestination, noChildLogger, RequestLog, requestIdOf } from "./observability.js";
+
+/** Open connections one process serves at once. */
+export const MAX_CONNECTIONS = 1024;
+
+export interface ServerOptionsInput {
+  /** Pino logger options, or false for none (tests). */
+  logger?: boolean | Record<string, unknown>;
+  /** On a reload, the replaced app's logger, which the new app keeps. */
+  replacingLog?: FastifyBaseLogger;
+  serverFactory?: FastifyServerFactory;
+}
+
+/** Fastify's options for `config`. */
+export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOptionsInput) {
+  return {
+    ...(input.replacingLog
+      ? { loggerInstance: input.replacingLog }
+      : {
+          // No logger (tests) is a silent one: fastify reports completed requests, and so
+          // the HTTP metrics, only to an app with a logger.
+          logger:
+            input.logger === false
+              ? { level: "silent" }
+              : {
+                  level: config.logLevel,
+                  stream: logDestination(() => metrics.logLinesDropped.inc()),
+                  ...(typeof input.logger === "object" ? input.logger : {}),
+                },
+        }),
+    ...(input.serverFactory ? { serverFactory: input.serverFactory } : {}),
+    // One line per request, when it completes, without the query string, and the HTTP
+    // metrics (see RequestLog); request-scoped lines name their request id themselves.
+    logController: new RequestLog(metrics.http),
+    childLoggerFactory: noChildLogger,
+    genReqId: requestIdOf,
+    trustProxy: config.trustProxy,
+    // A 10,000-item list fits in a GET; a larger URL is a 431. Headers must arrive within
+    // HEADERS_TIMEOUT (slow clients), a whole request within REQUEST_TIMEOUT; idle
+    // keep-alive sockets live 65 s, longer than a load balancer's usual 60 s, so the
+    // balancer closes them first.
+    http: {
+      maxHeaderSize: 128 * 1024,
+      headersTimeout: Math.min(config.headersTimeoutSeconds, config.requestTimeoutSeconds) * 1000,
+      // Node enforces both timeouts only when it checks, every 30 s by default.
+      connectionsCheckingInterval: 500,
+      // Node's own refusal of a request without Host has no body; `requireHost` answers it.
+      requireHostHeader: false,
+    },
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: 65_000,
+    bodyLimit: 1024 * 1024,
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      maxParamLength: 200,
+      querystringParser: parseQueryString,
+    },
+    return503OnClosing: true,
+    clientErrorHandler: handleClientError,
+  };
+}
+
+/** The limits set on the Node server itself, once fastify has made it. */
+export function limitConnections(app: FastifyInstance): void {
+  // Header count is bounded by maxHeaderSize alone. Node 24 answers 431 past
+  // maxHeadersCount (default 2,000 entries) where Node 22 silently dropped the rest.
+  app.server.maxHeadersCount = 0;
+  // Bounds what connections can hold in memory together (see docs/budgets-and-fairness.md);
+  // past it node drops new connections at once.
+  app.server.maxConnections = MAX_CONNECTIONS;
+}
