@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { QuotaState } from "../limits/rate-limit.js";
-import { measureDocument } from "./limits.js";
+import { measureDocument } from "./measure.js";
 
 export type Charge = (
   request: FastifyRequest,

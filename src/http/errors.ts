@@ -5,6 +5,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
 
@@ -29,10 +30,8 @@ export function sendError(
     .send({ detail });
 }
 
-/** Adds the source (`"query"`, `"args"`) in front of each problem's location. */
-export function locate(problems: Problem[], source: string): Problem[] {
-  return problems.map((problem) => ({ ...problem, loc: [source, ...problem.loc] }));
-}
+// Lives in core/ (GraphQL uses it too); re-exported for the surfaces that import it here.
+export { locate };
 
 /**
  * Fastify's error handler: known errors keep their status and message; anything else is
