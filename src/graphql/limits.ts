@@ -173,13 +173,11 @@ export function useRequestLimits(limits: GraphqlLimits): Plugin {
   // out first) rather than re-lex each one.
   const accepted = new Set<string>();
   return {
-    onParams({ params, setResult }) {
+    onParams({ params }) {
       const query = params.query;
       if (typeof query !== "string" || accepted.has(query)) return;
       const problem = queryTextProblem(query, limits);
-      // A result rather than a throw: answered alike, also when the caller is not yoga's
-      // own request handler (see fast-path.ts).
-      if (problem) return setResult({ errors: [problem] });
+      if (problem) throw problem;
       if (accepted.size >= ACCEPTED_QUERIES_CACHED) {
         accepted.delete(accepted.values().next().value as string);
       }

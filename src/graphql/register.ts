@@ -19,7 +19,7 @@ import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { createBudget, useBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
-import { createFastPath, type FastAnswer, type ServerContext } from "./fast-path.js";
+import { createFastPath, type FastAnswer } from "./fast-path.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
 import { bodyForEmptyError, handleGraphqlError, useFastifyParams } from "./http-errors.js";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
@@ -27,6 +27,11 @@ import { type Charge, useQuota } from "./quota.js";
 import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
 
 export const GRAPHQL_PATH = "/graphql";
+
+interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
 
 /**
  * Yoga's logger on fastify's: an unexpected error is logged with its original error (the
@@ -76,14 +81,13 @@ export interface GraphqlOptions {
   /** Charges each request's operation fields to its key's quota, when limits are on. */
   charge?: Charge;
   /**
-   * Whether plain JSON POSTs skip yoga's Fetch-API emulation of the HTTP exchange (see
-   * fast-path.ts; the request runs the same plugin chain); true by default. The tests
-   * turn it off to compare both routes' answers.
+   * Whether plain JSON POSTs skip yoga's request plumbing (see fast-path.ts); true by
+   * default. The tests turn it off to compare both paths' answers.
    */
   fastPath?: boolean;
 }
 
-/** What a client sees instead of an unexpected error's own message (yoga masks it). */
+/** What a client sees instead of an unexpected error's own message. */
 const MASKED_MESSAGE = "Unexpected error.";
 
 /**
@@ -129,7 +133,19 @@ export function registerGraphql(
     ],
   });
 
-  const fastPath = options.fastPath === false ? undefined : createFastPath(yoga);
+  const fastPath =
+    options.fastPath === false
+      ? undefined
+      : createFastPath({
+          schema,
+          limits,
+          budget,
+          yoga,
+          maskedMessage: MASKED_MESSAGE,
+          // Yoga logs each error it masks the same way.
+          logMasked: (error) => logger.error(error),
+          ...(options.charge ? { charge: options.charge } : {}),
+        });
 
   const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {
     if (wantsGraphiql(request)) return done();
@@ -177,9 +193,7 @@ export function registerGraphql(
         }
         const fast = fastPath?.(request, reply);
         if (fast === undefined) return viaYoga(request, reply);
-        if (isPromise(fast)) {
-          return fast.then((answer) => (answer ? send(reply, answer) : viaYoga(request, reply)));
-        }
+        if (isPromise(fast)) return fast.then((answer) => send(reply, answer));
         send(reply, fast);
       },
     });
