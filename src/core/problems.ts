@@ -172,3 +172,13 @@ export function toProblems(
   }
   return problems;
 }
+
+/**
+ * Adds the source (`"query"`, `"args"`) in front of each problem's location.
+ *
+ * @example
+ * locate([{ loc: ["a"], msg: "…", type: "missing" }], "query"); // [{ loc: ["query", "a"], … }]
+ */
+export function locate(problems: Problem[], source: string): Problem[] {
+  return problems.map((problem) => ({ ...problem, loc: [source, ...problem.loc] }));
+}

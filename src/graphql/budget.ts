@@ -26,7 +26,7 @@ import { overBudget, type Spent } from "../core/budget.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import { limitError } from "./limits.js";
-import { graphqlFieldOf } from "./schema.js";
+import { graphqlFieldOf } from "./names.js";
 
 /** One operation field of a document whose operation declares a cost. */
 interface Site {

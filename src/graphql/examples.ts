@@ -12,7 +12,7 @@ import {
   print,
 } from "graphql";
 import type { AnyOperation } from "../kit/define.js";
-import { graphqlFieldOf } from "./schema.js";
+import { graphqlFieldOf } from "./names.js";
 
 /**
  * Every field of `type`, objects expanded, as a selection set.

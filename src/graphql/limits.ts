@@ -3,22 +3,15 @@
  * text and its number of tokens before parsing, and during validation its nesting depth and
  * the number of operation fields (calculations) it asks for. A request over a limit is
  * refused whole with HTTP 400 and an `errors` entry whose `extensions.code` is
- * `LIMIT_EXCEEDED`.
+ * `LIMIT_EXCEEDED`. Below them, the per-request budgets resolvers draw on while the
+ * request runs: problems reported, and list items sent across all fields.
  */
-import {
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  GraphQLError,
-  Kind,
-  Lexer,
-  parse,
-  type SelectionSetNode,
-  Source,
-  TokenKind,
-  type ValidationRule,
-} from "graphql";
+import { GraphQLError, Lexer, parse, Source, TokenKind, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import type { Problem } from "../kit/errors.js";
+import { measureDocument } from "./measure.js";
+
+export { type DocumentMeasure, measureDocument } from "./measure.js";
 
 export interface GraphqlLimits {
   /** Operation fields (the fields under the area fields, aliases counted) per request. */
@@ -65,98 +58,6 @@ export function countTokens(source: string, max: number): number {
     // A syntax error: counted so far is all there is to say.
   }
   return count;
-}
-
-/**
- * `__schema` and `__type` answer from the schema, not from an operation: they are neither
- * counted nor measured, so introspection (GraphiQL's is 13 levels deep) keeps working.
- */
-const isIntrospectionRoot = (field: FieldNode) =>
-  field.name.value === "__schema" || field.name.value === "__type";
-
-export interface DocumentMeasure {
-  /** Fields two levels down, under the area fields, across every operation. */
-  operationFields: number;
-  /** The deepest field nesting of any operation. */
-  depth: number;
-}
-
-/**
- * Measures a document with fragments expanded where they are spread. Each fragment is
- * measured once (memoised), so a document that spreads fragments inside fragments costs
- * time linear in its size even when its expansion would be exponential; fragment cycles
- * (refused by the standard rules anyway) count as empty.
- *
- * @example
- * measureDocument(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }"));
- * // { operationFields: 2, depth: 3 }
- */
-export function measureDocument(document: DocumentNode): DocumentMeasure {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments.set(definition.name.value, definition);
-    }
-  }
-  const memo = new Map<string, number>();
-  const busy = new Set<string>();
-
-  function viaFragment(name: string, key: string, measure: (set: SelectionSetNode) => number) {
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const fragment = fragments.get(name);
-    if (!fragment || busy.has(key)) return 0;
-    busy.add(key);
-    const value = measure(fragment.selectionSet);
-    busy.delete(key);
-    memo.set(key, value);
-    return value;
-  }
-
-  function depthOf(set: SelectionSetNode): number {
-    let deepest = 0;
-    for (const selection of set.selections) {
-      let depth = 0;
-      if (selection.kind === Kind.FIELD) {
-        if (isIntrospectionRoot(selection)) continue;
-        depth = 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        depth = depthOf(selection.selectionSet);
-      } else {
-        const name = selection.name.value;
-        depth = viaFragment(name, `depth:${name}`, depthOf);
-      }
-      deepest = Math.max(deepest, depth);
-    }
-    return deepest;
-  }
-
-  /** Fields `level` levels below `set` (0: its own fields). */
-  function fieldsAt(set: SelectionSetNode, level: number): number {
-    let count = 0;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (isIntrospectionRoot(selection)) continue;
-        if (level === 0) count += 1;
-        else if (selection.selectionSet) count += fieldsAt(selection.selectionSet, level - 1);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        count += fieldsAt(selection.selectionSet, level);
-      } else {
-        const name = selection.name.value;
-        count += viaFragment(name, `fields${level}:${name}`, (s) => fieldsAt(s, level));
-      }
-    }
-    return count;
-  }
-
-  let operationFields = 0;
-  let depth = 0;
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    operationFields += fieldsAt(definition.selectionSet, 1);
-    depth = Math.max(depth, depthOf(definition.selectionSet));
-  }
-  return { operationFields, depth };
 }
 
 /**
@@ -290,4 +191,53 @@ export function useRequestLimits(limits: GraphqlLimits): Plugin {
       for (const rule of rules) addValidationRule(rule);
     },
   };
+}
+
+/* Per-request budgets the resolvers draw on, keyed by the request's GraphQL context. */
+
+/**
+ * Problems reported in one response, across all its fields. A batch may repeat one list
+ * variable of 10,000 bad items in 100 fields; without a bound, a 50 KB request would get a
+ * 140 MB answer. Every failing field still gets at least its first problem.
+ */
+export const MAX_PROBLEMS_PER_RESPONSE = 1000;
+
+/** Problems each request may still report, keyed by the request's GraphQL context. */
+const problemBudgets = new WeakMap<object, { remaining: number }>();
+
+export function takeProblems(context: object, problems: Problem[]): Problem[] {
+  let budget = problemBudgets.get(context);
+  if (!budget) {
+    budget = { remaining: MAX_PROBLEMS_PER_RESPONSE };
+    problemBudgets.set(context, budget);
+  }
+  const taken = problems.slice(0, Math.max(1, budget.remaining));
+  budget.remaining = Math.max(0, budget.remaining - taken.length);
+  return taken;
+}
+
+/**
+ * List items one request may send across all its fields: as many as one REST request may.
+ * Without it, 100 aliased fields over one 10,000-item list variable would do a hundred
+ * requests' work for one small body.
+ */
+export const MAX_LIST_ITEMS_PER_REQUEST = 10_000;
+
+const listItemBudgets = new WeakMap<object, { remaining: number }>();
+
+/** Charges `input`'s list items to the request; false once the request's budget is spent. */
+export function takeListItems(context: object, input: Record<string, unknown>): boolean {
+  let items = 0;
+  for (const name in input) {
+    const value = input[name];
+    if (Array.isArray(value)) items += value.length;
+  }
+  if (items === 0) return true;
+  let budget = listItemBudgets.get(context);
+  if (!budget) {
+    budget = { remaining: MAX_LIST_ITEMS_PER_REQUEST };
+    listItemBudgets.set(context, budget);
+  }
+  budget.remaining -= items;
+  return budget.remaining >= 0;
 }

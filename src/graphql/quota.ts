@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { QuotaState } from "../access/rate-limit.js";
-import { measureDocument } from "./limits.js";
+import { measureDocument } from "./measure.js";
 
 export type Charge = (
   request: FastifyRequest,
@@ -23,8 +23,16 @@ export type Charge = (
  * quotaUnits(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }")); // 2
  */
 export function quotaUnits(document: DocumentNode): number {
-  return Math.max(1, measureDocument(document).operationFields);
+  let units = unitsByDocument.get(document);
+  if (units === undefined) {
+    units = Math.max(1, measureDocument(document).operationFields);
+    unitsByDocument.set(document, units);
+  }
+  return units;
 }
+
+/** Parsed documents are cached and shared by requests: each is measured once. */
+const unitsByDocument = new WeakMap<DocumentNode, number>();
 
 /**
  * The error a request over its key's quota gets: HTTP 429 with `Retry-After`.

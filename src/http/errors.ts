@@ -11,6 +11,7 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction,
 } from "fastify";
+import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
 
@@ -35,10 +36,8 @@ export function sendError(
     .send({ detail });
 }
 
-/** Adds the source (`"query"`, `"args"`) in front of each problem's location. */
-export function locate(problems: Problem[], source: string): Problem[] {
-  return problems.map((problem) => ({ ...problem, loc: [source, ...problem.loc] }));
-}
+// Lives in core/ (GraphQL uses it too); re-exported for the surfaces that import it here.
+export { locate };
 
 /**
  * Fastify's error handler: known errors keep their status and message; anything else is

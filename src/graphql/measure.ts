@@ -1,0 +1,103 @@
+/**
+ * What a GraphQL document asks for, measured once from its syntax tree: the operation
+ * fields it runs (for the request limits and the quota) and its nesting depth.
+ */
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  Kind,
+  type SelectionSetNode,
+} from "graphql";
+
+/**
+ * `__schema` and `__type` answer from the schema, not from an operation: they are neither
+ * counted nor measured, so introspection (GraphiQL's is 13 levels deep) keeps working.
+ */
+const isIntrospectionRoot = (field: FieldNode) =>
+  field.name.value === "__schema" || field.name.value === "__type";
+
+export interface DocumentMeasure {
+  /** Fields two levels down, under the area fields, across every operation. */
+  operationFields: number;
+  /** The deepest field nesting of any operation. */
+  depth: number;
+}
+
+/**
+ * Measures a document with fragments expanded where they are spread. Each fragment is
+ * measured once (memoised), so a document that spreads fragments inside fragments costs
+ * time linear in its size even when its expansion would be exponential; fragment cycles
+ * (refused by the standard rules anyway) count as empty.
+ *
+ * @example
+ * measureDocument(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }"));
+ * // { operationFields: 2, depth: 3 }
+ */
+export function measureDocument(document: DocumentNode): DocumentMeasure {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  const memo = new Map<string, number>();
+  const busy = new Set<string>();
+
+  function viaFragment(name: string, key: string, measure: (set: SelectionSetNode) => number) {
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (!fragment || busy.has(key)) return 0;
+    busy.add(key);
+    const value = measure(fragment.selectionSet);
+    busy.delete(key);
+    memo.set(key, value);
+    return value;
+  }
+
+  function depthOf(set: SelectionSetNode): number {
+    let deepest = 0;
+    for (const selection of set.selections) {
+      let depth = 0;
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospectionRoot(selection)) continue;
+        depth = 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        depth = depthOf(selection.selectionSet);
+      } else {
+        const name = selection.name.value;
+        depth = viaFragment(name, `depth:${name}`, depthOf);
+      }
+      deepest = Math.max(deepest, depth);
+    }
+    return deepest;
+  }
+
+  /** Fields `level` levels below `set` (0: its own fields). */
+  function fieldsAt(set: SelectionSetNode, level: number): number {
+    let count = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospectionRoot(selection)) continue;
+        if (level === 0) count += 1;
+        else if (selection.selectionSet) count += fieldsAt(selection.selectionSet, level - 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        count += fieldsAt(selection.selectionSet, level);
+      } else {
+        const name = selection.name.value;
+        count += viaFragment(name, `fields${level}:${name}`, (s) => fieldsAt(s, level));
+      }
+    }
+    return count;
+  }
+
+  let operationFields = 0;
+  let depth = 0;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    operationFields += fieldsAt(definition.selectionSet, 1);
+    depth = Math.max(depth, depthOf(definition.selectionSet));
+  }
+  return { operationFields, depth };
+}

@@ -1,0 +1,106 @@
+/**
+ * Runs one operation for a resolver, through the one runner, and maps its failures to
+ * GraphQL errors: invalid input and not found pass through unmasked with their codes;
+ * any other fault is logged here, with its request, and rethrown for yoga to mask.
+ */
+import { GraphQLError } from "graphql";
+import { locate } from "../core/problems.js";
+import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
+import type { AnyOperation } from "../kit/define.js";
+import type { Problem } from "../kit/errors.js";
+import { MAX_LIST_ITEMS_PER_REQUEST, takeListItems, takeProblems } from "./limits.js";
+
+/** Problems spelled out in `errors[].message`; all of them are in `extensions.detail`. */
+const MESSAGE_PROBLEMS = 3;
+
+/** What resolvers need of yoga's context: the fastify request, for its logger. */
+export interface ResolverContext {
+  req?: { id?: string; log?: { error(object: object, message: string): void } };
+}
+
+/** Faults already logged with their request, so yoga's logger does not log them again. */
+const loggedFaults = new WeakSet<object>();
+
+/**
+ * Whether `error` was logged by a resolver, with its request id. Yoga logs every error it
+ * masks; its logger skips these.
+ *
+ * @example
+ * if (isLoggedFault(graphqlError.originalError)) return; // already in the log
+ */
+export function isLoggedFault(error: unknown): boolean {
+  return typeof error === "object" && error !== null && loggedFaults.has(error);
+}
+
+/** One line for `errors[].message`; the list is in `extensions.detail`. */
+function summarize(problems: Problem[]): string {
+  const shown = problems
+    .slice(0, MESSAGE_PROBLEMS)
+    .map((p) => (p.loc.length > 0 ? `${p.loc.join(".")}: ${p.msg}` : p.msg));
+  const more = problems.length - shown.length;
+  return `Invalid input: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+}
+
+/**
+ * Runs one operation for a resolver. Known failures become GraphQL errors that yoga
+ * passes through unmasked; anything else is rethrown for yoga to mask and log.
+ */
+export function resolveOperation(
+  run: Runner,
+  operation: AnyOperation,
+  args: Record<string, unknown>,
+  context: ResolverContext,
+): unknown {
+  // An explicit `null` for an optional argument means "not given", as in REST. A plain
+  // loop: this runs for every field of every request.
+  const input: Record<string, unknown> = {};
+  for (const name in args) if (args[name] !== null) input[name] = args[name];
+  if (!takeListItems(context, input)) {
+    throw new GraphQLError(
+      `This request sends more than ${MAX_LIST_ITEMS_PER_REQUEST} list items across its fields; split it.`,
+      {
+        extensions: {
+          code: "BAD_USER_INPUT",
+          detail: [
+            {
+              loc: ["args"],
+              msg: `Value error, more than ${MAX_LIST_ITEMS_PER_REQUEST} list items in one request`,
+              type: "value_error",
+            },
+          ],
+        },
+      },
+    );
+  }
+  try {
+    return run(operation, input);
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      const detail = takeProblems(context, error.problems);
+      const omitted = error.problems.length - detail.length;
+      throw new GraphQLError(summarize(error.problems), {
+        extensions: {
+          code: "BAD_USER_INPUT",
+          detail: locate(detail, "args"),
+          ...(omitted > 0 ? { omittedProblems: omitted } : {}),
+        },
+      });
+    }
+    if (error instanceof NotFoundError) {
+      throw new GraphQLError(error.message, { extensions: { code: "NOT_FOUND" } });
+    }
+    // Logged here, where the request (and its id) is known; yoga masks it in the response.
+    if (context.req?.log && typeof error === "object" && error !== null) {
+      context.req.log.error(
+        {
+          requestId: context.req.id,
+          err: error,
+          operation: `${operation.area}/${operation.name}`,
+        },
+        "graphql: unexpected fault",
+      );
+      loggedFaults.add(error);
+    }
+    throw error;
+  }
+}
