@@ -15,6 +15,7 @@ export const OPERATION_QUERY = "ucs-operation";
 
 /** Runs in Node's hooks thread; plain JavaScript, so it needs no TypeScript loader there. */
 const HOOK = `
+import { readFile } from "node:fs/promises";
 let parentURL, source;
 export function initialize(data) { parentURL = data.parentURL; source = data.source; }
 const KIT = /^(?:#kit|${PACKAGE}(?:\\/.*)?)$/;
@@ -30,6 +31,19 @@ export async function resolve(specifier, context, nextResolve) {
     return { ...resolved, format: typescript ? "module-typescript" : "module" };
   }
   return resolved;
+}
+// Read here, not by a TypeScript loader registered before (tsx): on Node 22+ tsx may load
+// such a file as CommonJS, whose require() never sees the resolve hook above. TypeScript
+// goes to Node's own type stripping where it has it, else to that loader.
+export async function load(url, context, nextLoad) {
+  if (/[?&]${OPERATION_QUERY}\\b/.test(url)) {
+    const typescript = /\\.m?ts(?:\\?|$)/.test(url);
+    if (!typescript || process.features.typescript) {
+      const source = await readFile(new URL(url.split("?")[0]), "utf8");
+      return { format: typescript ? "module-typescript" : "module", source, shortCircuit: true };
+    }
+  }
+  return nextLoad(url, context);
 }
 `;
 
