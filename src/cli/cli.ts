@@ -8,8 +8,9 @@
  * Over 300 lines on purpose: flag parsing, help text and the two ways of running are one
  * small program, read top to bottom; split, each part would only make sense with the others.
  */
+
+import { locate } from "../core/problems.js";
 import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
-import { locate } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";

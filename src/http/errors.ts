@@ -36,9 +36,6 @@ export function sendError(
     .send({ detail });
 }
 
-// Lives in core/ (GraphQL uses it too); re-exported for the surfaces that import it here.
-export { locate };
-
 /**
  * Fastify's error handler: known errors keep their status and message; anything else is
  * logged and answered with a bare 500, never a stack trace.
