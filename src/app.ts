@@ -81,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   limitConnections(app);
   app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
+  // Declared up front, so every request object has one shape whether or not a key is set.
+  app.decorateRequest("apiKeyId", undefined);
   // First: a request waiting behind its connection's previous answer runs nothing yet.
   registerBackpressure(app);
   // Then: requests with large inputs run one per turn of the event loop, between cheap ones.

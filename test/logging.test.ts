@@ -4,7 +4,15 @@
  * whose reader does not read stands in for a stalled log collector.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
@@ -20,9 +28,9 @@ it.runIf(process.platform === "linux")(
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const maxBytes = 256 * 1024;
     let dropped = 0;
-    const destination = logDestination(() => dropped++, { dest: fifo, maxBytes });
+    const destination = logDestination((lines) => (dropped += lines), { dest: fifo, maxBytes });
     try {
-      await new Promise((resolve) => destination.once("ready", resolve));
+      await new Promise((resolve) => destination.sink.once("ready", resolve));
       const line = `${JSON.stringify({ level: 30, msg: "request", path: "/v1/math/sum" })}\n`;
       const lines = Math.ceil((4 * 1024 * 1024) / line.length); // 4 MB, far past pipe + bound
       for (let i = 0; i < lines; i += 1) destination.write(line);
@@ -44,7 +52,7 @@ it.runIf(process.platform === "linux")(
         }
       }, 5);
       await new Promise((resolve) => {
-        destination.once("close", resolve);
+        destination.sink.once("close", resolve);
         destination.end();
       });
       clearInterval(drain);
@@ -53,3 +61,33 @@ it.runIf(process.platform === "linux")(
     }
   },
 );
+
+it("lines are handed on in chunks: a lone line within the chunk delay, and whatever waits at exit", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ucs-log-"));
+  try {
+    const file = path.join(dir, "log");
+    const destination = logDestination(() => {}, { dest: file });
+    await new Promise((resolve) => destination.sink.once("ready", resolve));
+    destination.write("one\n");
+    expect(readFileSync(file, "utf8")).toBe("");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(readFileSync(file, "utf8")).toBe("one\n");
+    destination.end();
+
+    // A process that logs and exits at once still writes every line.
+    const exiting = path.join(dir, "exit-log");
+    const module = new URL("../src/http/observability.ts", import.meta.url).href;
+    execFileSync(process.execPath, [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const { logDestination } = await import(${JSON.stringify(module)});
+       const d = logDestination(() => {}, { dest: ${JSON.stringify(exiting)} });
+       d.sink.once("ready", () => { for (let i = 0; i < 3; i++) d.write("line " + i + "\\n"); process.exit(0); });`,
+    ]);
+    expect(readFileSync(exiting, "utf8")).toBe("line 0\nline 1\nline 2\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -9,7 +9,6 @@
  * process-wide; past `maxUnsentBytes`, a new large answer is replaced by a 503 and its
  * connection closed.
  */
-import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyInstance,
@@ -38,16 +37,40 @@ export const DEFAULT_BACKPRESSURE: Readonly<BackpressureOptions> = Object.freeze
 
 const STATE: unique symbol = Symbol("connection state");
 
-/** One per connection: whether a request runs, and who waits behind it. */
-interface ConnectionState {
-  socket: Socket;
-  running: boolean;
-  waiting: HookHandlerDoneFunction[];
-  stallTimer: NodeJS.Timeout | undefined;
-  flushedAtArm: number;
+/**
+ * One per connection: whether a request runs, and who waits behind it. Its `release` is
+ * bound once per connection, so a request adds a listener without allocating one.
+ */
+class ConnectionState {
+  running = false;
+  readonly waiting: HookHandlerDoneFunction[] = [];
+  stallTimer: NodeJS.Timeout | undefined = undefined;
+  flushedAtArm = 0;
   /** When the connection last had nothing to do, and how much it had read by then. */
-  idleSince: number;
-  readAtIdle: number;
+  idleSince = 0;
+  readAtIdle = 0;
+  readonly release: () => void;
+
+  constructor(readonly socket: Socket) {
+    this.release = () => this.next();
+  }
+
+  /** The answer was handed to the kernel (res 'close'), or the connection ended: the next waiting request runs. */
+  private next(): void {
+    this.running = false;
+    const next = this.waiting.shift();
+    if (next === undefined) {
+      this.idleSince = performance.now();
+      this.readAtIdle = this.socket.bytesRead;
+      return;
+    }
+    if (this.socket.destroyed) {
+      this.waiting.length = 0;
+      return;
+    }
+    this.running = true;
+    next();
+  }
 }
 
 type WithState<T> = T & { [STATE]?: ConnectionState };
@@ -84,25 +107,6 @@ export function registerBackpressure(
     state.stallTimer.unref();
   }
 
-  /** Res 'close': the answer was handed to the kernel, or the connection ended. */
-  function release(this: WithState<ServerResponse>): void {
-    const state = this[STATE];
-    if (!state) return;
-    state.running = false;
-    const next = state.waiting.shift();
-    if (next === undefined) {
-      state.idleSince = performance.now();
-      state.readAtIdle = state.socket.bytesRead;
-      return;
-    }
-    if (state.socket.destroyed) {
-      state.waiting.length = 0;
-      return;
-    }
-    state.running = true;
-    next();
-  }
-
   function onSocketClose(this: WithState<Socket>): void {
     const state = this[STATE];
     if (!state) return;
@@ -122,21 +126,11 @@ export function registerBackpressure(
       if (!socket || typeof socket.bytesWritten !== "number") return done();
       let state = socket[STATE];
       if (!state) {
-        state = {
-          socket,
-          running: false,
-          waiting: [],
-          stallTimer: undefined,
-          flushedAtArm: 0,
-          idleSince: 0,
-          readAtIdle: 0,
-        };
+        state = new ConnectionState(socket);
         socket[STATE] = state;
         socket.once("close", onSocketClose);
       }
-      const res = reply.raw as WithState<ServerResponse>;
-      res[STATE] = state;
-      res.once("close", release);
+      reply.raw.on("close", state.release);
       if (!state.running) {
         state.running = true;
         return done();
@@ -151,12 +145,7 @@ export function registerBackpressure(
     },
   );
 
-  function unsent(this: ServerResponse & { unsentCounted?: number }): void {
-    unsentBytes -= this.unsentCounted ?? 0;
-    this.unsentCounted = 0;
-  }
-
-  app.addHook("onSend", (_request, reply, payload, done) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const size =
       typeof payload === "string" ? payload.length : Buffer.isBuffer(payload) ? payload.length : 0;
     if (size < largeAnswerBytes) return done(null, payload);
@@ -168,11 +157,12 @@ export function registerBackpressure(
         .header("connection", "close");
       return done(null, JSON.stringify({ detail: "Service Unavailable" }));
     }
+    // Large answers are rare: a closure each is no cost worth avoiding.
     unsentBytes += size;
-    const res = reply.raw as ServerResponse & { unsentCounted?: number };
-    res.unsentCounted = size;
-    res.once("close", unsent);
-    const state = (res as WithState<ServerResponse>)[STATE];
+    reply.raw.once("close", () => {
+      unsentBytes -= size;
+    });
+    const state = (request.raw.socket as WithState<Socket> | null)?.[STATE];
     if (state) armStall(state);
     done(null, payload);
   });

@@ -33,7 +33,7 @@ export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOp
               ? { level: "silent" }
               : {
                   level: config.logLevel,
-                  stream: logDestination(() => metrics.logLinesDropped.inc()),
+                  stream: logDestination((lines) => metrics.logLinesDropped.inc(lines)),
                   ...(typeof input.logger === "object" ? input.logger : {}),
                 },
         }),
