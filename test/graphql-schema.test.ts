@@ -22,6 +22,7 @@ import { DecimalScalar, SafeIntScalar } from "../src/graphql/scalars.js";
 import { buildGraphqlSchema, camelCase, pascalCase } from "../src/graphql/schema.js";
 import { defineOperation, z } from "../src/kit/index.js";
 import { describeParam, type ParamDescription } from "../src/kit/params.js";
+import { allKinds, clash, nothing } from "./fixtures/graphql-shapes.js";
 import { camel, fieldsOf } from "./graphql-helpers.js";
 import { allOperations } from "./helpers.js";
 
@@ -210,51 +211,7 @@ describe.each(
 });
 
 describe("types from zod", () => {
-  const ANSWER = {
-    big: 1,
-    small: 1,
-    ratio: 0.5,
-    tag: "x" as const,
-    mode: "fast" as const,
-    odd: null,
-    items: [],
-    nested: { ok: true },
-  };
-  const fixture = defineOperation({
-    area: "shapes",
-    name: "all-kinds",
-    summary: "Every output kind",
-    description: "A fixture with every kind of output field.",
-    input: z.object({
-      flag: z.boolean().default(true).describe("A flag."),
-      small: z.int().min(0).max(10).default(3),
-      mode: z.enum(["fast", "slow"]).default("slow"),
-      odd: z.enum(["a-b", "c"]).optional(),
-    }),
-    output: z.object({
-      big: z.int().describe("A safe integer."),
-      small: z.int().min(-5).max(5),
-      ratio: z.number(),
-      tag: z.literal("x"),
-      mode: z.enum(["fast", "slow"]),
-      odd: z.enum(["a-b", "c"]).nullable(),
-      items: z.array(z.object({ name: z.string() })),
-      nested: z.object({ ok: z.boolean() }).optional(),
-    }),
-    examples: [{ title: "x", input: {}, output: ANSWER }],
-    handler: () => ANSWER,
-  });
-  const empty = defineOperation({
-    area: "shapes",
-    name: "nothing",
-    summary: "Answers an empty object",
-    description: "A fixture whose output has no field.",
-    input: z.object({}),
-    output: z.object({}),
-    examples: [{ title: "x", input: {}, output: {} }],
-    handler: () => ({}),
-  });
-  const printed = printSchema(buildGraphqlSchema([fixture, empty]));
+  const printed = printSchema(buildGraphqlSchema([allKinds, nothing]));
 
   it("maps each kind", () => {
     expect(printed).toContain("type ShapesAllKinds {");
@@ -281,6 +238,30 @@ describe("types from zod", () => {
 
   it("gives an empty result a placeholder field", () => {
     expect(printed).toMatch(/type ShapesNothing {[^}]*_empty: Boolean\s*}/);
+  });
+
+  it("numbers a name asked for twice, unless it is the same enum again", () => {
+    const both = printSchema(buildGraphqlSchema([allKinds, clash]));
+    expect(both).toContain("type ShapesAllKinds2 {");
+    expect(both).toContain("kinds(mode: ShapesAllKindsMode2): ShapesAllKinds2");
+  });
+
+  it.each([
+    ["a list of lists", z.object({ grid: z.array(z.array(z.int())) }), /grid: lists of lists/],
+    ["a record", z.object({ map: z.record(z.string(), z.int()) }), /map: a zod 'record'/],
+    ["a union", z.object({ either: z.union([z.string(), z.int()]) }), /either: a zod 'union'/],
+  ])("refuses %s in a result, naming the field", (_kind, output, message) => {
+    const operation = defineOperation({
+      area: "shapes",
+      name: "bad",
+      summary: "Bad",
+      description: "An output GraphQL cannot carry.",
+      input: z.object({}),
+      output,
+      examples: [],
+      handler: () => ({}) as never,
+    });
+    expect(() => buildGraphqlSchema([operation])).toThrow(message);
   });
 });
 
