@@ -62,6 +62,7 @@ export interface OutputType {
 /** Wrappers that change neither the GraphQL type nor the value a client sees. */
 const TRANSPARENT = new Set(["default", "prefault", "readonly", "catch", "nonoptional"]);
 
+/** The fields of zod's internal definitions read here; each kind of schema has some of them. */
 interface ZodDef {
   type: string;
   innerType?: z.ZodType;
@@ -74,7 +75,7 @@ interface ZodDef {
   defaultValue?: unknown;
 }
 
-const defOf = (schema: z.ZodType) => schema._zod.def as unknown as ZodDef;
+const defOf = (schema: z.ZodType) => schema._zod.def as ZodDef;
 
 /** The first `.describe()`/`.meta()` description met walking in through the wrappers. */
 export function descriptionOf(schema: z.ZodType): string | undefined {
