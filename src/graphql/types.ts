@@ -18,6 +18,7 @@ import { describeParam, type ParamDescription } from "../kit/params.js";
 import { capitalize, isEnumName } from "./names.js";
 import type { ResolverContext } from "./resolve.js";
 
+/** The schema's custom scalars and its resolvers' context, as Pothos types them. */
 export interface SchemaTypes {
   Scalars: {
     Decimal: { Input: string; Output: string };
