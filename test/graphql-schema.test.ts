@@ -244,21 +244,20 @@ describe("types from zod", () => {
     expect(both).toContain("kinds(mode: ShapesAllKindsMode2): ShapesAllKinds2");
   });
 
-  it.each([
-    ["a list of lists", z.object({ grid: z.array(z.array(z.int())) }), /grid: lists of lists/],
-    ["a record", z.object({ map: z.record(z.string(), z.int()) }), /map: a zod 'record'/],
-    ["a union", z.object({ either: z.union([z.string(), z.int()]) }), /either: a zod 'union'/],
-  ])("refuses %s in a result, naming the field", (_kind, output, message) => {
+  it("refuses a result GraphQL cannot carry, naming the operation and the field", () => {
+    // Each kind refused is listed in src/graphql/types.test.ts; here, that the start stops.
     const operation = defineOperation({
       area: "shapes",
       name: "bad",
       summary: "Bad",
       description: "An output GraphQL cannot carry.",
       input: z.object({}),
-      output,
+      output: z.object({ grid: z.array(z.array(z.int())) }),
       examples: [],
-      handler: () => ({}) as never,
+      handler: () => ({ grid: [] }),
     });
-    expect(() => buildGraphqlSchema([operation])).toThrow(message);
+    expect(() => buildGraphqlSchema([operation])).toThrow(
+      "shapes/bad.grid: lists of lists cannot be carried in GraphQL",
+    );
   });
 });
