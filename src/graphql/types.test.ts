@@ -92,6 +92,7 @@ describe("TypeFactory.output", () => {
   it.each([
     ["a list of lists", z.array(z.array(z.string())), /area\/op: lists of lists/],
     ["a union", z.union([z.string(), z.int()]), /area\/op: a zod 'union'/],
+    ["a record", z.record(z.string(), z.int()), /area\/op: a zod 'record'/],
     ["mixed literals", z.literal(["a", 1]), /area\/op: a zod 'literal'/],
   ])("refuses %s, naming where", (_case, schema, message) => {
     expect(() => factory().output(schema, "Name", "area/op")).toThrow(message);
