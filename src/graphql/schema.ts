@@ -27,6 +27,7 @@ export { isLoggedFault } from "./resolve.js";
 
 /** An area's object carries nothing: its fields are the operations. */
 type Area = Record<string, never>;
+/** One operation's field on its area's type, made when Pothos builds that type. */
 type AreaField = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Area>) => FieldRef<Types>;
 
 function operationField(
