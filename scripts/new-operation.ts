@@ -91,10 +91,10 @@ async function main(): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, moduleText(area, name));
   await writeFile(test, testText(area, name, depth));
-  // The README table and docs/api.md come from the registry: regenerated, they list it.
+  // The README table, docs/api.md and the GraphQL SDL come from the registry: regenerated, they list it.
   await writeGeneratedDocs(await loadOperations(), ROOT);
   process.stdout.write(
-    `wrote ${path.relative(ROOT, file)} and ${path.relative(ROOT, test)}; README.md and docs/api.md regenerated\n` +
+    `wrote ${path.relative(ROOT, file)} and ${path.relative(ROOT, test)}; README.md, docs/api.md and docs/graphql-schema.md regenerated\n` +
       `next: edit them, then npx vitest run ${path.relative(ROOT, test)}, then npm test\n`,
   );
 }

@@ -6,7 +6,8 @@
 import { spawnSync } from "node:child_process";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operationHelp, runCli } from "../src/cli/cli.js";
+import { runCli } from "../src/cli/cli.js";
+import { operationHelp } from "../src/cli/help.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import { describeParam } from "../src/kit/params.js";
 import { badValuesFor } from "./bad-values.js";

@@ -1,6 +1,7 @@
 /**
  * The per-request observability path: request ids, the request line (the JSON pino would
- * write, assembled by hand), and HTTP metrics tallied per route series.
+ * write, assembled by hand). HTTP metrics are tested beside their module
+ * (src/observability/metrics.test.ts).
  */
 import type { IncomingMessage } from "node:http";
 import pino from "pino";
@@ -9,7 +10,6 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { keyIdOf } from "../src/http/auth.js";
 import { requestIdOf } from "../src/http/observability.js";
-import { DURATION_BUCKETS, HttpStats } from "../src/observability/metrics.js";
 import { allOperations, TEST_KEY } from "./helpers.js";
 
 const AUTH = { "x-api-key": TEST_KEY };
@@ -107,50 +107,5 @@ describe("the request line", () => {
     await app.inject({ url: "/v1/math/sum?numbers=1", headers: AUTH });
     await app.close();
     expect(lines).toEqual([]);
-  });
-});
-
-describe("HttpStats", () => {
-  type Value = { labels: Record<string, string | number>; value: number; metricName?: string };
-  const values = async (stats: HttpStats, which: "counter" | "histogram") =>
-    (await stats[which]().get()).values as Value[];
-
-  it("counts each method, route and status apart, and buckets durations cumulatively", async () => {
-    const stats = new HttpStats();
-    const recorded: [string, string, number, number][] = [
-      ["GET", "/v1/math/sum", 200, 0.0004],
-      ["GET", "/v1/math/sum", 200, 0.003],
-      ["GET", "/v1/math/sum", 422, 0.002],
-      ["POST", "/graphql", 200, 0.02],
-      ["GET", "(unmatched)", 404, 9],
-    ];
-    for (const [method, route, status, seconds] of recorded)
-      stats.record(method, route, status, seconds);
-    expect(await values(stats, "counter")).toEqual([
-      { labels: { method: "GET", route: "/v1/math/sum", status: "200" }, value: 2 },
-      { labels: { method: "GET", route: "/v1/math/sum", status: "422" }, value: 1 },
-      { labels: { method: "POST", route: "/graphql", status: "200" }, value: 1 },
-      { labels: { method: "GET", route: "(unmatched)", status: "404" }, value: 1 },
-    ]);
-    const histogram = await values(stats, "histogram");
-    const sum200 = histogram.filter(
-      (v) => v.labels.status === "200" && v.labels.route === "/v1/math/sum",
-    );
-    const buckets = sum200.filter((v) => v.metricName === "http_request_duration_seconds_bucket");
-    expect(buckets.map((v) => [v.labels.le, v.value])).toEqual([
-      ...DURATION_BUCKETS.map((bound) => [bound, bound < 0.0005 ? 0 : bound < 0.005 ? 1 : 2]),
-      ["+Inf", 2],
-    ]);
-    expect(
-      sum200.find((v) => v.metricName === "http_request_duration_seconds_sum")?.value,
-    ).toBeCloseTo(0.0034);
-    expect(sum200.find((v) => v.metricName === "http_request_duration_seconds_count")?.value).toBe(
-      2,
-    );
-    // Beyond the last bound: only +Inf counts it.
-    const slow = histogram.filter(
-      (v) => v.labels.status === "404" && v.metricName?.endsWith("_bucket"),
-    );
-    expect(slow.map((v) => v.value)).toEqual([...DURATION_BUCKETS.map(() => 0), 1]);
   });
 });

@@ -1,11 +1,13 @@
 /**
  * The generated parts of README.md and docs/api.md, rendered from the OpenAPI document
  * (itself generated from the registry), so the prose cannot drift from what the service
- * answers. `npm run docs` writes them; test/docs.test.ts fails when a file is stale.
+ * answers; and the GraphQL schema in docs/graphql-schema.md. `npm run docs` writes them;
+ * test/docs.test.ts fails when a file is stale.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { graphqlFieldOf } from "../../src/graphql/schema.js";
+import { printSchema } from "graphql";
+import { buildGraphqlSchema, graphqlFieldOf } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { buildOpenApiDocument } from "../../src/openapi/document.js";
 import { pathOf } from "../../src/rest/path.js";
@@ -212,6 +214,11 @@ function graphqlPath(operation: AnyOperation): string {
   return `${area} { ${field}(…) }`;
 }
 
+/** The GraphQL schema as SDL, pinned in the docs so a change to it shows in review. */
+export function renderGraphqlSchema(operations: readonly AnyOperation[]): string {
+  return `\`\`\`graphql\n${printSchema(buildGraphqlSchema(operations))}\n\`\`\``;
+}
+
 /** `text` with the block between `<!-- generated:name -->` markers replaced by `content`. */
 export function replaceGenerated(text: string, name: string, content: string): string {
   const begin = `<!-- generated:${name} (npm run docs) -->`;
@@ -230,6 +237,7 @@ export const GENERATED: readonly {
 }[] = [
   { file: "README.md", block: "operations", render: renderOperationsTable },
   { file: "docs/api.md", block: "reference", render: renderApiReference },
+  { file: "docs/graphql-schema.md", block: "schema", render: renderGraphqlSchema },
 ];
 
 /**

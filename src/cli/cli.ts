@@ -3,34 +3,18 @@
  * value …`, `ucs <area> <name> --help`. Flags become query values and go through REST's
  * own conversion (src/rest/query.ts), so a list is given exactly as the query string
  * takes it: repeated flags, comma-separated, or both. Runs in-process through the one
- * runner, or sends the call to a running service (`--url`, `--key`).
- *
- * Over 300 lines on purpose: flag parsing, help text and the two ways of running are one
- * small program, read top to bottom; split, each part would only make sense with the others.
+ * runner, or sends the call to a running service (`--url`, `--key`). Help texts are in
+ * help.ts, answers and errors are printed by output.ts.
  */
 
 import { locate } from "../core/problems.js";
 import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
-import { describeParam, type ParamDescription } from "../kit/params.js";
-import { jsonSchema } from "../openapi/document.js";
 import { pathOf } from "../rest/path.js";
 import { planFor, type QueryValues, toInput } from "../rest/query.js";
-
-export const PROGRAM = "ucs";
-
-/** Exit codes: an answer, anything else, invalid input. */
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_INVALID = 2;
-
-export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** UCS_URL and UCS_API_KEY are read from here. */
-  env: Record<string, string | undefined>;
-}
+import { listing, operationHelp, PROGRAM, usage } from "./help.js";
+import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, report } from "./output.js";
 
 /** The options that belong to the command line itself, not to an operation. */
 interface Globals {
@@ -135,170 +119,6 @@ function planOf(operation: AnyOperation | undefined): ReturnType<typeof planFor>
   }
   return plan;
 }
-
-// ---------------------------------------------------------------------------------------
-// Output
-
-function formatValue(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean" || value === null) {
-    return String(value);
-  }
-  return JSON.stringify(value);
-}
-
-/** Readable output: one `field: value` line per field of the answer. */
-function readable(body: unknown): string {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return `${formatValue(body)}\n`;
-  }
-  const entries = Object.entries(body);
-  const width = Math.max(0, ...entries.map(([name]) => name.length));
-  return entries
-    .map(([name, value]) => `${`${name}:`.padEnd(width + 2)}${formatValue(value)}\n`)
-    .join("");
-}
-
-function problemLines(detail: Problem[]): string {
-  return detail
-    .map(
-      (problem) =>
-        `  ${problem.loc.slice(1).join(".") || "(request)"}: ${problem.msg} [${problem.type}]\n`,
-    )
-    .join("");
-}
-
-/** Prints an answer or an error body as `--json` or readable output; returns the exit code. */
-function report(io: CliIo, json: boolean, status: number, body: unknown, raw?: string): number {
-  const code = status === 200 ? EXIT_OK : status === 422 ? EXIT_INVALID : EXIT_FAILURE;
-  if (json) {
-    io.stdout.write(`${raw ?? JSON.stringify(body)}\n`);
-    return code;
-  }
-  if (status === 200) {
-    io.stdout.write(readable(body));
-    return code;
-  }
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  if (status === 422 && Array.isArray(detail)) {
-    io.stderr.write(`Invalid input:\n${problemLines(detail as Problem[])}`);
-  } else {
-    io.stderr.write(
-      `Error (${status}): ${typeof detail === "string" ? detail : (raw ?? JSON.stringify(body))}\n`,
-    );
-  }
-  return code;
-}
-
-// ---------------------------------------------------------------------------------------
-// Help
-
-function shellWord(value: string): string {
-  return /^[A-Za-z0-9._:/,+=@%-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-function commandOf(operation: AnyOperation): string {
-  return `${PROGRAM} ${operation.area} ${operation.name}`;
-}
-
-/** An example's input as a command line: lists as repeated flags, so commas stay items. */
-function exampleCommand(operation: AnyOperation, input: Record<string, unknown>): string {
-  const flags = Object.entries(input).flatMap(([name, value]) =>
-    (Array.isArray(value) ? value : [value]).map((item) => `--${name} ${shellWord(String(item))}`),
-  );
-  return [commandOf(operation), ...flags].join(" ");
-}
-
-function kindLabel(param: ParamDescription): string {
-  if (param.kind === "list" && param.item) return `${kindLabel(param.item)}…`;
-  if (param.kind === "enum") return (param.values ?? []).join("|");
-  return param.kind === "string" ? "text" : param.kind;
-}
-
-function bounds(param: ParamDescription): string | undefined {
-  const { min, max } = param;
-  if (min === undefined && max === undefined) return undefined;
-  const unit = param.kind === "list" ? " items" : param.kind === "string" ? " characters" : "";
-  if (min !== undefined && max !== undefined) return `${min} to ${max}${unit}`;
-  return min !== undefined ? `at least ${min}${unit}` : `at most ${max}${unit}`;
-}
-
-/**
- * `ucs <area> <name> --help`: the summary, the module's description, every parameter
- * with its kind, bounds, default and documentation, and the examples as commands.
- */
-export function operationHelp(operation: AnyOperation): string {
-  const lines = [
-    `${commandOf(operation)}: ${operation.summary}`,
-    "",
-    operation.description.trim(),
-    "",
-  ];
-  const params = Object.entries(operation.input.shape).map(([name, schema]) => {
-    const param = describeParam(schema);
-    const json = jsonSchema(schema, "input");
-    const notes = [
-      param.required ? "required" : "optional",
-      ...(json.default === undefined ? [] : [`default ${formatValue(json.default)}`]),
-      ...(bounds(param) ? [bounds(param) as string] : []),
-      ...(param.kind === "list" ? ["repeat the flag or separate items with commas"] : []),
-    ];
-    const doc = typeof json.description === "string" ? ` ${json.description}` : "";
-    return { name, param, text: `(${notes.join("; ")})${doc}` };
-  });
-  const usage = params
-    .map(({ name, param }) => {
-      const flag = `--${name} <${kindLabel(param)}>`;
-      return param.required ? flag : `[${flag}]`;
-    })
-    .join(" ");
-  // hmac-md5 has a `key` parameter of its own: there, the API key is --api-key only.
-  const keyFlag = "key" in operation.input.shape ? "--api-key" : "--key";
-  lines.push(
-    `Usage: ${commandOf(operation)}${usage ? ` ${usage}` : ""} [--json] [--url URL ${keyFlag} KEY]`,
-  );
-  if (params.length > 0) {
-    lines.push("", "Parameters:");
-    for (const { name, param, text } of params) {
-      lines.push(`  --${name} <${kindLabel(param)}>`, `      ${text}`);
-    }
-  }
-  lines.push("", "Examples:");
-  for (const example of operation.examples) {
-    lines.push(`  # ${example.title}`, `  ${exampleCommand(operation, example.input)}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-function usage(): string {
-  return [
-    `Usage: ${PROGRAM} list`,
-    `       ${PROGRAM} <area> <name> [--<parameter> <value> …] [--json] [--url URL] [--key KEY]`,
-    `       ${PROGRAM} <area> <name> --help`,
-    "",
-    "Runs an operation of the Utility Calculation Service in this process, or, with --url",
-    "(or UCS_URL), on a running service with the key from --key/--api-key (or UCS_API_KEY).",
-    "--json prints the raw JSON body. Exit codes: 0 answer, 2 invalid input, 1 anything else.",
-    "",
-  ].join("\n");
-}
-
-function listing(operations: readonly AnyOperation[]): string {
-  const lines: string[] = [];
-  let area: string | undefined;
-  const width = Math.max(...operations.map((operation) => operation.name.length));
-  for (const operation of operations) {
-    if (operation.area !== area) {
-      area = operation.area;
-      lines.push(`${lines.length > 0 ? "\n" : ""}${area}`);
-    }
-    lines.push(`  ${operation.name.padEnd(width)}  ${operation.summary}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-// ---------------------------------------------------------------------------------------
-// Running
 
 /** Runs `operation` in this process: the REST body and status it would answer. */
 function runInProcess(operation: AnyOperation, values: QueryValues, problems: Problem[]) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** The `ucs` command: see cli.ts, and docs/cli.md. */
 import { loadOperations } from "../registry/loader.js";
-import { EXIT_FAILURE, PROGRAM, runCli } from "./cli.js";
+import { runCli } from "./cli.js";
+import { PROGRAM } from "./help.js";
+import { EXIT_FAILURE } from "./output.js";
 
 loadOperations()
   .then((operations) =>

@@ -4,7 +4,7 @@
  * operation, whose arguments and result type come from its zod schemas (types.ts) and
  * whose resolver calls the one runner (resolve.ts), as the REST routes do.
  */
-import SchemaBuilder from "@pothos/core";
+import SchemaBuilder, { type FieldRef, type ObjectRef } from "@pothos/core";
 import type { GraphQLSchema } from "graphql";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -15,22 +15,27 @@ import { DecimalScalar, SafeIntScalar } from "./scalars.js";
 import {
   type Builder,
   descriptionOf,
-  type FieldsOf,
+  type FieldValue,
   graphqlDefault,
-  type LooseFieldBuilder,
   type SchemaTypes,
   TypeFactory,
+  type Types,
 } from "./types.js";
 
 export { camelCase, graphqlFieldOf, pascalCase } from "./names.js";
 export { isLoggedFault } from "./resolve.js";
+
+/** An area's object carries nothing: its fields are the operations. */
+type Area = Record<string, never>;
+/** One operation's field on its area's type, made when Pothos builds that type. */
+type AreaField = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Area>) => FieldRef<Types>;
 
 function operationField(
   types: TypeFactory,
   operation: AnyOperation,
   where: string,
   run: Runner,
-): (t: LooseFieldBuilder) => unknown {
+): AreaField {
   const typeName = pascalCase(`${operation.area}/${operation.name}`);
   const result = types.output(operation.output, typeName, where);
   const params = Object.entries(operation.input.shape).map(([name, schema]) => {
@@ -46,7 +51,7 @@ function operationField(
   });
   return (t) =>
     t.field({
-      ...result,
+      type: result.type,
       // Nullable whatever the schema says: a failing calculation is null, its neighbours answer.
       nullable:
         typeof result.nullable === "object" ? { list: true, items: result.nullable.items } : true,
@@ -64,7 +69,9 @@ function operationField(
           }),
         ]),
       ),
-      resolve: (_parent, args, context) => resolveOperation(run, operation, args, context),
+      // The one cast: the runner answers what the output schema says, a type known at start only.
+      resolve: (_parent, args, context) =>
+        resolveOperation(run, operation, args, context) as FieldValue,
     });
 }
 
@@ -90,9 +97,9 @@ export function buildGraphqlSchema(
     areas.set(operation.area, [...(areas.get(operation.area) ?? []), operation]);
   }
 
-  const areaFields: { name: string; area: string; ref: object }[] = [];
+  const areaFields: { name: string; area: string; ref: ObjectRef<Types, Area> }[] = [];
   for (const [area, members] of areas) {
-    const fields = new Map<string, (t: LooseFieldBuilder) => unknown>();
+    const fields = new Map<string, AreaField>();
     for (const operation of members) {
       const id = `${operation.area}/${operation.name}`;
       const { field } = graphqlFieldOf(operation);
@@ -101,25 +108,15 @@ export function buildGraphqlSchema(
       }
       fields.set(field, operationField(types, operation, id, run));
     }
-    const ref = builder.objectRef<Record<string, never>>(
-      types.uniqueName(`${pascalCase(area)}Operations`),
-    );
-    const implement = ref.implement as unknown as (options: {
-      description: string;
-      fields: FieldsOf;
-    }) => void;
-    implement.call(ref, {
+    const ref = builder.objectRef<Area>(types.uniqueName(`${pascalCase(area)}Operations`));
+    ref.implement({
       description: `The operations of the \`${area}\` area (REST: \`/v1/${area}/…\`).`,
       fields: (t) => Object.fromEntries([...fields].map(([name, field]) => [name, field(t)])),
     });
     areaFields.push({ name: camelCase(area), area, ref });
   }
 
-  const queryType = builder.queryType as unknown as (options: {
-    description: string;
-    fields: FieldsOf;
-  }) => void;
-  queryType.call(builder, {
+  builder.queryType({
     description:
       "One field per area; each area's fields are its operations. Batch many calculations in " +
       "one query with aliases: each is validated and run on its own.",
@@ -131,7 +128,6 @@ export function buildGraphqlSchema(
             type: ref,
             nullable: true,
             description: `The \`${area}\` operations.`,
-            // The area object carries nothing: its fields are the operations.
             resolve: () => ({}),
           }),
         ]),

@@ -4,60 +4,66 @@
  * does), enums become GraphQL enums when their values are valid names. Pothos is used in
  * this file and in schema.ts only.
  */
+import type {
+  EnumRef,
+  FieldNullability,
+  FieldRequiredness,
+  InputShapeFromTypeParam,
+  ObjectRef,
+  ShapeFromTypeParam,
+} from "@pothos/core";
 import type { z } from "zod";
 import { z as zod } from "zod";
 import { describeParam, type ParamDescription } from "../kit/params.js";
 import { capitalize, isEnumName } from "./names.js";
 import type { ResolverContext } from "./resolve.js";
 
+/** The schema's custom scalars and its resolvers' context, as Pothos types them. */
 export interface SchemaTypes {
   Scalars: {
     Decimal: { Input: string; Output: string };
     SafeInt: { Input: number; Output: number };
   };
+  Context: ResolverContext;
 }
 
-export type Builder = PothosSchemaTypes.SchemaBuilder<
-  PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>
->;
+export type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
+export type Builder = PothosSchemaTypes.SchemaBuilder<Types>;
 
-/**
- * A type as Pothos takes it in `t.field`/`t.arg`: a scalar's name or a type ref, or a
- * one-element array of those for a list.
- */
-export type TypeParam = string | object;
-export type Nullability = boolean | { list: boolean; items: boolean };
+/** A generated enum: an output type and an input type alike. */
+export type EnumType = EnumRef<Types, string>;
+
+/** The GraphQL types a zod output schema maps to, and a field's type: one of them or a list. */
+export type OutputLeaf = "String" | "Boolean" | "Int" | "Float" | "SafeInt" | EnumType | ResultRef;
+export type OutputParam = OutputLeaf | [OutputLeaf];
+export type Nullability = FieldNullability<OutputParam>;
+
+/** The GraphQL types a parameter maps to, and an argument's type: one of them or a list. */
+export type InputLeaf = "String" | "Boolean" | "Int" | "SafeInt" | "Decimal" | EnumType;
+export type InputParam = InputLeaf | [InputLeaf];
+export type Requiredness = FieldRequiredness<InputParam>;
+
+/** What a generated field may hold, as Pothos derives it from the field types above. */
+export type FieldValue = ShapeFromTypeParam<Types, OutputParam, Nullability>;
+
+/** A generated result object: each field's value is one its generated type allows. */
+export interface Result {
+  [field: string]: FieldValue;
+}
+export type ResultRef = ObjectRef<Types, Result>;
+
+/** A value an argument's default may be, as Pothos derives it from the argument types. */
+export type ArgValue = InputShapeFromTypeParam<Types, InputParam, Requiredness>;
 
 export interface OutputType {
-  type: TypeParam | [TypeParam];
+  type: OutputParam;
   nullable: Nullability;
 }
-
-/**
- * The parts of Pothos' field and argument builders used here. Pothos types fields from
- * static shapes; these shapes are only known at start, so the options are built as data.
- */
-export interface FieldOptions {
-  type: TypeParam | [TypeParam];
-  nullable: Nullability;
-  description?: string;
-  args?: Record<string, unknown>;
-  resolve: (parent: never, args: Record<string, unknown>, context: ResolverContext) => unknown;
-}
-export interface LooseFieldBuilder {
-  field(options: FieldOptions): unknown;
-  arg(options: {
-    type: TypeParam | [TypeParam];
-    required: boolean | { list: boolean; items: boolean };
-    description?: string;
-    defaultValue?: unknown;
-  }): unknown;
-}
-export type FieldsOf = (t: LooseFieldBuilder) => Record<string, unknown>;
 
 /** Wrappers that change neither the GraphQL type nor the value a client sees. */
 const TRANSPARENT = new Set(["default", "prefault", "readonly", "catch", "nonoptional"]);
 
+/** The fields of zod's internal definitions read here; each kind of schema has some of them. */
 interface ZodDef {
   type: string;
   innerType?: z.ZodType;
@@ -70,7 +76,7 @@ interface ZodDef {
   defaultValue?: unknown;
 }
 
-const defOf = (schema: z.ZodType) => schema._zod.def as unknown as ZodDef;
+const defOf = (schema: z.ZodType) => schema._zod.def as ZodDef;
 
 /** The first `.describe()`/`.meta()` description met walking in through the wrappers. */
 export function descriptionOf(schema: z.ZodType): string | undefined {
@@ -101,7 +107,7 @@ function defaultOf(schema: z.ZodType): { value: unknown } | undefined {
  */
 export class TypeFactory {
   private readonly names = new Set<string>(["Query", "Decimal", "SafeInt"]);
-  private readonly enums = new Map<string, { values: string; ref: object }>();
+  private readonly enums = new Map<string, { values: string; ref: EnumType }>();
 
   constructor(private readonly builder: Builder) {}
 
@@ -116,7 +122,7 @@ export class TypeFactory {
    * A GraphQL enum when every value is a valid enum name, else `String`. Each value says
    * it is the same word in REST, so a reader of the schema alone knows the mapping.
    */
-  enumOrString(name: string, values: readonly string[], description?: string): TypeParam {
+  enumOrString(name: string, values: readonly string[], description?: string): "String" | EnumType {
     if (values.length === 0 || !values.every(isEnumName)) return "String";
     const key = values.join("\n");
     const known = this.enums.get(name);
@@ -158,7 +164,7 @@ export class TypeFactory {
     return { type: this.leaf(current, def, name, where), nullable };
   }
 
-  private leaf(schema: z.ZodType, def: ZodDef, name: string, where: string): TypeParam {
+  private leaf(schema: z.ZodType, def: ZodDef, name: string, where: string): OutputLeaf {
     switch (def.type) {
       case "string":
         return "String";
@@ -197,7 +203,7 @@ export class TypeFactory {
     base: string,
     where: string,
     description?: string,
-  ): object {
+  ): ResultRef {
     const name = this.uniqueName(base);
     // Without a description of its own, a type says where it comes from.
     const said =
@@ -210,43 +216,31 @@ export class TypeFactory {
       description: descriptionOf(schema),
       ...this.output(schema, `${name}${capitalize(key)}`, `${where}.${key}`),
     }));
-    const ref = this.builder.objectRef<Record<string, unknown>>(name);
-    const implement = ref.implement as unknown as (options: {
-      description?: string;
-      fields: FieldsOf;
-    }) => void;
-    implement.call(ref, {
+    const ref = this.builder.objectRef<Result>(name);
+    ref.implement({
       description: said,
-      fields: (t) => {
-        if (fields.length === 0) {
-          // GraphQL object types need a field; a result with none still gets its own type.
-          return {
-            _empty: t.field({
-              type: "Boolean",
-              nullable: true,
-              description: "This result has no fields; always null.",
-              resolve: () => null,
-            }),
-          };
-        }
-        return Object.fromEntries(
-          fields.map((field) => [
-            field.key,
-            t.field({
-              type: field.type,
-              nullable: field.nullable,
-              description: field.description,
-              resolve: (parent: Record<string, unknown>) => parent[field.key],
-            }),
-          ]),
-        );
-      },
+      fields: (t) =>
+        fields.length === 0
+          ? {
+              // GraphQL object types need a field; a result with none still gets its own type.
+              _empty: t.boolean({
+                nullable: true,
+                description: "This result has no fields; always null.",
+                resolve: () => null,
+              }),
+            }
+          : Object.fromEntries(
+              fields.map(({ key, type, nullable, description }) => [
+                key,
+                t.field({ type, nullable, description, resolve: (parent) => parent[key] }),
+              ]),
+            ),
     });
     return ref;
   }
 
   /** The GraphQL type of one parameter; `description` is the parameter's. */
-  input(param: ParamDescription, name: string, description?: string): TypeParam | [TypeParam] {
+  input(param: ParamDescription, name: string, description?: string): InputParam {
     switch (param.kind) {
       case "decimal":
         return "Decimal";
@@ -269,7 +263,7 @@ export class TypeFactory {
 }
 
 /** Whether a zod default can be written as a GraphQL default of the parameter's type. */
-function representable(param: ParamDescription, value: unknown): boolean {
+function representable(param: ParamDescription, value: unknown): value is ArgValue {
   switch (param.kind) {
     case "decimal":
     case "string":
@@ -295,9 +289,9 @@ function representable(param: ParamDescription, value: unknown): boolean {
 export function graphqlDefault(
   schema: z.ZodType,
   param: ParamDescription,
-): { value: unknown } | undefined {
+): { value: ArgValue } | undefined {
   const found = defaultOf(schema);
   if (!found || !representable(param, found.value)) return undefined;
   // zod 4 defaults are output values; one is shown as an input only if it parses as one.
-  return param.schema.safeParse(found.value).success ? found : undefined;
+  return param.schema.safeParse(found.value).success ? { value: found.value } : undefined;
 }

@@ -3,8 +3,7 @@
  * gateways read back what kind of parameter it is with {@link describeParam}, so that a
  * query string, a GraphQL argument and an OpenAPI parameter all follow the one schema.
  *
- * Over 300 lines on purpose: each builder and `describeParam`, which reads it back, stay
- * side by side, so a new kind of parameter is added in one file.
+ * Over 300 lines on purpose: the builders sit beside `describeParam`, which reads them back.
  */
 import { z } from "zod";
 import {

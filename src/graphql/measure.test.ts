@@ -1,0 +1,81 @@
+import { parse } from "graphql";
+import { describe, expect, it } from "vitest";
+import { measureDocument } from "./measure.js";
+
+/** `depth` levels of fragments, each spreading the next twice: 2^depth fields once expanded. */
+function doublingFragments(depth: number): string {
+  const fragments = Array.from(
+    { length: depth },
+    (_, i) => `fragment F${i} on MathSum { ...F${i + 1} ...F${i + 1} }`,
+  );
+  return `{ math { sum(numbers: [1]) { ...F0 } } } ${fragments.join(" ")} fragment F${depth} on MathSum { decimal }`;
+}
+
+describe("measureDocument", () => {
+  it.each([
+    ["one operation field", "{ math { sum(numbers: [1]) { decimal } } }", 1, 3],
+    [
+      "aliases, each counted",
+      "{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }",
+      2,
+      3,
+    ],
+    [
+      "two operations under one area",
+      "{ math { a: sum { decimal } b: subtract { result } } }",
+      2,
+      3,
+    ],
+    ["an area without operations", "{ math { __typename } }", 1, 2],
+    ["a nested result", "{ fun { x { a { b { c } } } } }", 1, 5],
+    ["introspection, neither counted nor measured", "{ __schema { types { name } } }", 0, 0],
+    ["__type beside an operation", '{ __type(name: "X") { name } math { sum { decimal } } }', 1, 3],
+    [
+      "an inline fragment, transparent",
+      "{ math { ... on MathOperations { sum { decimal } } } }",
+      1,
+      3,
+    ],
+    [
+      "a named fragment where it is spread",
+      "{ math { ...Ops } } fragment Ops on MathOperations { sum { decimal } subtract { result } }",
+      2,
+      3,
+    ],
+    [
+      "a fragment spread twice, counted twice",
+      "{ a: math { ...Ops } b: math { ...Ops } } fragment Ops on MathOperations { sum { decimal } }",
+      2,
+      3,
+    ],
+    ["a spread of a missing fragment, empty", "{ math { ...Nowhere } }", 0, 1],
+    [
+      "a fragment cycle, empty where it loops",
+      "{ math { ...A } } fragment A on MathOperations { sum { decimal } ...B } fragment B on MathOperations { ...A }",
+      1,
+      3,
+    ],
+    [
+      "every operation of a document",
+      "query A { math { sum { decimal } } } query B { x { y { z { w } } } }",
+      2,
+      4,
+    ],
+    ["no operation at all", "fragment F on Query { math { sum { decimal } } }", 0, 0],
+  ])("%s", (_case, document, operationFields, depth) => {
+    expect(measureDocument(parse(document))).toEqual({ operationFields, depth });
+  });
+
+  it("measures fragments that double at each level without expanding them", () => {
+    const measure = measureDocument(parse(doublingFragments(40)));
+    expect(measure).toEqual({ operationFields: 1, depth: 3 });
+  });
+
+  it("counts operation fields spread through doubling fragments as they expand", () => {
+    const document = `{ ...Q0 } ${Array.from(
+      { length: 10 },
+      (_, i) => `fragment Q${i} on Query { ...Q${i + 1} ...Q${i + 1} }`,
+    ).join(" ")} fragment Q10 on Query { math { sum { decimal } } }`;
+    expect(measureDocument(parse(document))).toEqual({ operationFields: 2 ** 10, depth: 3 });
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Exact decimals: digits counted and written in plain notation, the nearest double, the
+ * refusal of results too long to write; and the short-literal fast path, which must give
+ * exactly the value the full parse gives and take only literals every limit allows.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  arithmeticResult,
+  assertWritable,
+  Exact,
+  MAX_RESULT_DIGITS,
+  nearestDouble,
+  parseShortDecimal,
+  plainDigitCount,
+  toPlain,
+} from "./decimal.js";
+import { CalculationError } from "./errors.js";
+
+describe("plainDigitCount and toPlain", () => {
+  it.each([
+    ["0", 1, "0"],
+    ["-0", 1, "0"],
+    ["7", 1, "7"],
+    ["-12.5", 3, "-12.5"],
+    ["1e3", 4, "1000"],
+    ["1e-3", 4, "0.001"],
+    ["2.5E-4", 6, "0.00025"],
+    ["123.000", 3, "123"],
+  ])("%s: %i digits, %s", (literal, digits, plain) => {
+    const value = new Exact(literal);
+    expect(plainDigitCount(value)).toBe(digits);
+    expect(toPlain(value)).toBe(plain);
+  });
+
+  it("never writes an exponent, however large or small the value", () => {
+    expect(toPlain(new Exact("1e30"))).toBe(`1${"0".repeat(30)}`);
+    expect(toPlain(new Exact("-1e-30"))).toBe(`-0.${"0".repeat(29)}1`);
+  });
+});
+
+describe("nearestDouble", () => {
+  it.each([
+    ["0.1", 0.1],
+    ["0.30000000000000000001", 0.3],
+    ["-2.5e-4", -0.00025],
+    ["1e308", 1e308],
+    ["1e309", null],
+    ["-1e309", null],
+    ["1e-400", 0],
+  ])("%s → %s", (literal, expected) => {
+    expect(nearestDouble(literal)).toBe(expected);
+    expect(nearestDouble(new Exact(literal))).toBe(expected);
+  });
+});
+
+describe("assertWritable and arithmeticResult", () => {
+  it.each([
+    ["0.1 + 0.2", new Exact("0.1").plus("0.2"), { result: 0.3, decimal: "0.3" }],
+    [
+      "a value beyond doubles",
+      new Exact("1e400"),
+      { result: null, decimal: `1${"0".repeat(400)}` },
+    ],
+    ["the longest writable", new Exact(`1e${MAX_RESULT_DIGITS - 1}`), { result: null }],
+  ])("%s is written", (_case, value, expected) => {
+    expect(arithmeticResult(value)).toMatchObject(expected);
+  });
+
+  it.each([
+    ["one digit too many", new Exact(`1e${MAX_RESULT_DIGITS}`), /needs 10001 digits/],
+    ["too many decimals", new Exact(`1e-${MAX_RESULT_DIGITS}`), /needs 10001 digits/],
+    ["infinity", new Exact("Infinity"), /not a finite number/],
+    ["NaN", new Exact("NaN"), /not a finite number/],
+  ])("%s is refused with a CalculationError", (_case, value, message) => {
+    expect(() => assertWritable(value)).toThrow(CalculationError);
+    expect(() => arithmeticResult(value)).toThrow(message);
+  });
+
+  it("names what it refuses", () => {
+    expect(() => assertWritable(new Exact("NaN"), "the root")).toThrow(/^the root is not/);
+  });
+});
+
+describe("parseShortDecimal", () => {
+  it.each([
+    ["1", "1"],
+    ["-0", "0"],
+    ["+5", "5"],
+    ["007", "7"],
+    ["9999999", "9999999"],
+    ["10000000", "10000000"],
+    [".5", "0.5"],
+    ["5.", "5"],
+    ["-1.25", "-1.25"],
+    ["123456789012345.123456789012345", "123456789012345.123456789012345"],
+    ["1e3", "1000"],
+    ["2.5E-4", "0.00025"],
+    ["-1.5e+2", "-150"],
+    ["0e9999", "0"],
+    ["1e9999", `1${"0".repeat(9999)}`],
+    ["1e-9999", `0.${"0".repeat(9998)}1`],
+  ])("%j → %s", (text, plain) => {
+    const value = parseShortDecimal(text);
+    expect(value?.toFixed()).toBe(plain);
+    expect(value?.eq(new Exact(text))).toBe(true);
+    expect(value?.isNegative()).toBe(new Exact(text).isNegative());
+  });
+
+  it.each([
+    "1e10000",
+    "10e9999",
+    "0.1e-9999",
+    "1e",
+    "1e+",
+    "1234567890123456",
+    "0.1234567890123456",
+    "",
+    ".",
+    "-",
+    " 1",
+    "NaN",
+    "0x10",
+    "1_000",
+  ])("%j is left to the full checks", (text) => {
+    expect(parseShortDecimal(text)).toBeUndefined();
+  });
+
+  it("agrees with decimal.js on every literal it takes", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[+-]?\d{0,17}(\.\d{0,17})?([eE][+-]?\d{0,5})?$/), (text) => {
+        const value = parseShortDecimal(text);
+        if (value === undefined) return;
+        const full = new Exact(text);
+        expect(value.eq(full) && value.isNegative() === full.isNegative()).toBe(true);
+        expect(value.toFixed()).toBe(full.toFixed());
+      }),
+      { seed: 20251123, numRuns: 2000 },
+    );
+  });
+});
