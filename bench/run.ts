@@ -441,7 +441,37 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-main().then(
+/**
+ * The Node every target runs on: this one when the service supports it (package.json
+ * `engines`), else the newest supported line, fetched once by `.ci/node` (the machine's
+ * default Node may be older than the service supports; a figure taken on it would
+ * describe no deployment).
+ */
+const BENCH_NODE = "24.21.0";
+
+function supportedNode(): boolean {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  return (major === 22 && minor >= 15) || major === 24;
+}
+
+function rerunOnSupportedNode(): number {
+  log(
+    `Node ${process.versions.node} is not one the service supports: running on Node ${BENCH_NODE}`,
+  );
+  const fetched = spawnSync(path.join(ROOT, ".ci", "node"), [BENCH_NODE], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (fetched.status !== 0) throw new BenchError(`.ci/node ${BENCH_NODE} failed`);
+  const bin = fetched.stdout.trim();
+  const rerun = spawnSync(path.join(bin, "node"), [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+  });
+  return rerun.status ?? 1;
+}
+
+(supportedNode() ? main() : Promise.resolve(rerunOnSupportedNode())).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const expected = error instanceof BenchError || error instanceof ServerError;
