@@ -90,39 +90,112 @@ export function arithmeticResult(value: Exact): ArithmeticResult {
   return { result: nearestDouble(decimal), decimal };
 }
 
-/**
- * A short literal: optional sign, at most 15 digits before and 15 after the point, and an
- * optional exponent of at most 4 digits. Literal length and syntax hold by construction;
- * the digit limits are checked on the value.
- */
-const SHORT_LITERAL = /^[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})(?:[eE][+-]?\d{1,4})?$/;
-/** Longest literal {@link SHORT_LITERAL} admits (sign, 15 digits, point, 15 digits, `e-9999`). */
-const SHORT_MAX_LENGTH = 38;
-/** Integer literals this long or shorter are below 10^7: decimal.js builds those from a number without parsing text. */
-const SMALL_INTEGER_MAX_LENGTH = 7;
+/** Digits a short literal may have before, and after, its point. */
+const SHORT_DIGITS = 15;
+/** Digits a short literal's exponent may have. */
+const SHORT_EXPONENT_DIGITS = 4;
+/** decimal.js keeps a value's digits in words of 7, base 10^7, aligned on the point. */
+const WORD_DIGITS = 7;
+
+const ZERO = 48;
+const NINE = 57;
+const isDigit = (code: number) => code >= ZERO && code <= NINE;
 
 /**
- * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`, `2.5e-4`): the
- * value, or undefined when `text` is not such a short literal within the digit limits (then
- * the full checks run).
+ * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`, `2.5e-4`): an
+ * optional sign, at most 15 digits before and 15 after the point, and an optional
+ * exponent of at most 4 digits. Read in one pass over the characters into decimal.js's
+ * own representation (sign, exponent, base-10^7 words), the value decimal.js would parse,
+ * without its regular expressions and string slicing. Undefined when `text` is not such a
+ * literal, or needs more digits than the limits (then the full checks run).
  *
  * @example
  * parseShortDecimal("0.1")?.toFixed(); // "0.1"
  * parseShortDecimal("1e10000"); // undefined
  */
 export function parseShortDecimal(text: string): Exact | undefined {
-  if (text.length > SHORT_MAX_LENGTH || !SHORT_LITERAL.test(text)) return undefined;
-  if (text.length <= SMALL_INTEGER_MAX_LENGTH && text.indexOf(".") === -1) {
-    // No point within 7 characters: an integer, unless it has an exponent (`1e5`).
-    if (text.indexOf("e") === -1 && text.indexOf("E") === -1) return new Exact(Number(text));
+  const length = text.length;
+  let at = 0;
+  let sign = 1;
+  const first = text.charCodeAt(0);
+  if (first === 45 /* - */) {
+    sign = -1;
+    at = 1;
+  } else if (first === 43 /* + */) {
+    at = 1;
   }
-  const value = new Exact(text);
-  // Only an exponent can take a short literal past the digit limits: the full checks refuse it.
-  if (
-    !value.isZero() &&
-    (Math.abs(value.e) > MAX_RESULT_DIGITS || plainDigitCount(value) > MAX_RESULT_DIGITS)
-  ) {
-    return undefined;
+  const integerStart = at;
+  while (at < length && isDigit(text.charCodeAt(at))) at++;
+  const integerEnd = at;
+  let fractionStart = at;
+  if (at < length && text.charCodeAt(at) === 46 /* . */) {
+    fractionStart = ++at;
+    while (at < length && isDigit(text.charCodeAt(at))) at++;
   }
+  const fractionEnd = at;
+  const integerDigits = integerEnd - integerStart;
+  const fractionDigits = fractionEnd - fractionStart;
+  if (integerDigits + fractionDigits === 0) return undefined;
+  if (integerDigits > SHORT_DIGITS || fractionDigits > SHORT_DIGITS) return undefined;
+  let exponent = 0;
+  if (at < length) {
+    const e = text.charCodeAt(at);
+    if (e !== 101 /* e */ && e !== 69 /* E */) return undefined;
+    let exponentSign = 1;
+    const next = text.charCodeAt(++at);
+    if (next === 45) {
+      exponentSign = -1;
+      at++;
+    } else if (next === 43) {
+      at++;
+    }
+    const exponentStart = at;
+    while (at < length && isDigit(text.charCodeAt(at))) {
+      exponent = exponent * 10 + (text.charCodeAt(at) - ZERO);
+      at++;
+    }
+    const exponentDigits = at - exponentStart;
+    if (at !== length || exponentDigits === 0 || exponentDigits > SHORT_EXPONENT_DIGITS) {
+      return undefined;
+    }
+    exponent *= exponentSign;
+  }
+  // The significant digits run from the first non-zero one to the last non-zero one,
+  // across the point: positions count digits, the point not included.
+  const digitCount = integerDigits + fractionDigits;
+  const digitAt = (position: number) =>
+    text.charCodeAt(
+      position < integerDigits ? integerStart + position : fractionStart + position - integerDigits,
+    ) - ZERO;
+  let firstSignificant = 0;
+  while (firstSignificant < digitCount && digitAt(firstSignificant) === 0) firstSignificant++;
+  // A zero: decimal.js's own form of it, with the sign written.
+  if (firstSignificant === digitCount) return new Exact(sign === -1 ? -0 : 0);
+  let lastSignificant = digitCount - 1;
+  while (digitAt(lastSignificant) === 0) lastSignificant--;
+  // decimal.js's exponent: the power of ten of the first significant digit.
+  const e = integerDigits - 1 - firstSignificant + exponent;
+  if (Math.abs(e) > MAX_RESULT_DIGITS) return undefined;
+  const significant = lastSignificant - firstSignificant + 1;
+  // Plain notation: the integer digits (at least 1), then the decimal places.
+  const places = Math.max(0, significant - 1 - e);
+  if ((e >= 0 ? e + 1 : 1) + places > MAX_RESULT_DIGITS) return undefined;
+  // The first word holds the digits down to the next place that is a multiple of 7.
+  let wordLeft = (e + 1) % WORD_DIGITS;
+  if (wordLeft <= 0) wordLeft += WORD_DIGITS;
+  const words: number[] = [];
+  let word = 0;
+  for (let position = firstSignificant; position <= lastSignificant; position++) {
+    word = word * 10 + digitAt(position);
+    if (--wordLeft === 0) {
+      words.push(word);
+      word = 0;
+      wordLeft = WORD_DIGITS;
+    }
+  }
+  if (wordLeft !== WORD_DIGITS) words.push(word * 10 ** wordLeft);
+  const value = new Exact(sign);
+  value.e = e;
+  value.d = words;
   return value;
 }
