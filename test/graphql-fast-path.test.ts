@@ -1,10 +1,11 @@
 /**
- * The GraphQL fast path (src/graphql/fast-path.ts) must answer exactly as yoga does. Every
- * request below goes to two apps, one with the fast path and one without, and both answers
- * must be the same: status, content type, Retry-After and body, byte for byte. A second
- * table says which requests the fast path takes at all, so the comparison is known to
- * compare two different paths; a third part sends documents built with test/fuzz's
- * generators (every operation, valid and spoiled variables) through both.
+ * The two HTTP adapters of the one GraphQL pipeline (src/graphql/adapters.ts) must answer
+ * alike: the shortcut for plain JSON POSTs, and yoga. Every request below goes to two apps,
+ * one with the shortcut and one with yoga alone, and both answers must be the same: status,
+ * content type, Retry-After and body, byte for byte. A second table says which requests
+ * the shortcut takes at all, so the comparison is known to compare the two adapters; a
+ * third part sends documents built with test/fuzz's generators (every operation, valid
+ * and spoiled variables) through both.
  */
 
 import fc from "fast-check";
@@ -227,6 +228,38 @@ describe("the GraphQL fast path answers as yoga does", () => {
       { accept: "application/graphql-response+json" },
     );
     expect(strict.statusCode).toBe(400);
+  });
+
+  it("each operation of a document runs itself, whichever was asked for first", async () => {
+    // A text no other case sends, so this test's first request is the first for it.
+    const query = `${TWO_OPERATIONS} # both`;
+    const asked = [
+      { operationName: "B", method: "POST", accept: "application/json" },
+      { operationName: "A", method: "GET", accept: "application/json" },
+      { operationName: "A", method: "POST", accept: "application/graphql-response+json" },
+      { operationName: "B", method: "GET", accept: "application/graphql-response+json" },
+      { operationName: "A", method: "POST", accept: "*/*" },
+    ];
+    for (const app of [apps.fast, apps.yoga]) {
+      const answers = [];
+      for (const { operationName, method, accept } of asked) {
+        const response =
+          method === "GET"
+            ? await app.inject({
+                url: `/graphql?query=${encodeURIComponent(query)}&operationName=${operationName}`,
+                headers: { ...AUTH, accept },
+              })
+            : await post(app, { query, operationName }, { accept });
+        answers.push(response.json().data.math);
+      }
+      expect(answers).toEqual([
+        { subtract: { decimal: "3" } },
+        { sum: { decimal: "1" } },
+        { sum: { decimal: "1" } },
+        { subtract: { decimal: "3" } },
+        { sum: { decimal: "1" } },
+      ]);
+    }
   });
 
   it("over the quota, a 429 with Retry-After", async () => {
