@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLError } from "graphql";
 import { beforeEach, describe, expect, it } from "vitest";
+import { brokenOperation } from "../../test/fixtures/faulty-operations.js";
 import { defineOperation, integer, text, z } from "../kit/index.js";
 import { createBudget } from "./budget.js";
 import { DEFAULT_GRAPHQL_LIMITS } from "./limits.js";
@@ -36,20 +37,7 @@ const heavy = defineOperation({
     return { n };
   },
 });
-const boom = defineOperation({
-  area: "t",
-  name: "boom",
-  summary: "Throws",
-  description: "A fixture whose handler throws an unexpected error.",
-  input: z.object({}),
-  output: z.object({ value: z.string() }),
-  examples: [{ title: "throws", input: {}, output: { value: "" } }],
-  handler: () => {
-    throw new Error("internal detail");
-  },
-});
-
-const operations = [echo, heavy, boom];
+const operations = [echo, heavy, brokenOperation];
 const schema = buildGraphqlSchema(operations);
 const TWO = 'query A { t { echo(text: "a") { text } } } query B { t { echo(text: "b") { text } } }';
 
@@ -201,19 +189,19 @@ describe("execution", () => {
   it("masks an unexpected error and logs the original", async () => {
     const { pipeline, logged } = pipelineWith();
     const result = await pipeline.run(
-      { query: '{ t { boom { value } echo(text: "a") { text } } }' },
+      { query: '{ test { broken { value } } t { echo(text: "a") { text } } }' },
       contextFor(),
     );
-    expect(result.data).toEqual({ t: { boom: null, echo: { text: "a" } } });
+    expect(result.data).toEqual({ test: { broken: null }, t: { echo: { text: "a" } } });
     expect(refusal(result)).toEqual({
       message: "Unexpected error.",
       code: "INTERNAL_SERVER_ERROR",
       http: undefined,
     });
-    expect(JSON.stringify(result)).not.toContain("internal detail");
-    // The original (the runner's fault for t/boom) is what the log gets, once.
+    expect(JSON.stringify(result)).not.toContain("secret");
+    // The original (the runner's fault for test/broken) is what the log gets, once.
     expect(logged).toHaveLength(1);
-    expect((logged[0] as GraphQLError).message).toBe("t/boom failed");
+    expect((logged[0] as GraphQLError).message).toBe("test/broken failed");
   });
 
   it("a document within the budget runs", async () => {
