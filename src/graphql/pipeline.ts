@@ -11,11 +11,12 @@
  * quota and runs. Documents that fail are never remembered: a client may send endless
  * variants.
  *
- * Two HTTP adapters feed it (adapters.ts, docs/graphql.md): the shortcut for the usual JSON
- * POST, and yoga (register.ts) for every other request. They may
- * read parameters, refuse a request's HTTP form (method, media types, the shape of the
- * parameters) and turn a result into an answer; they may not parse, validate, limit,
- * charge, execute or mask anything themselves.
+ * Two HTTP adapters feed it (adapters.ts, docs/graphql.md): the shortcut for the usual
+ * JSON POST, and yoga (register.ts) for every other request. They may read parameters,
+ * refuse a request's HTTP form (method, media types, the shape of the parameters) and turn
+ * a result into an answer; they may not parse, validate, limit, charge, execute or mask
+ * anything themselves. Yoga's adapter asks for {@link textProblem} before yoga checks the
+ * parameters' shapes, so an over-long text is refused before a malformed parameter.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import {
