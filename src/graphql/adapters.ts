@@ -21,6 +21,7 @@ import {
   processRegularResult,
   type YogaServerInstance,
 } from "graphql-yoga";
+import { isJson } from "./http-errors.js";
 import type { GraphqlParams, GraphqlResult, Pipeline, RequestContext } from "./pipeline.js";
 
 const JSON_ANSWER_HEADERS = Object.freeze({ "content-type": "application/json; charset=utf-8" });
@@ -36,14 +37,11 @@ const isObjectOrNull = (value: unknown) =>
  * which answers it (and refuses malformed parameters) as it always has.
  *
  * @example
- * shortcutParams(request); // { query: "{ … }", variables: undefined, operationName: undefined }
+ * shortcutParams(request); // the body itself, e.g. { query: "{ … }", variables: { n: 2 } }
  */
 export function shortcutParams(request: FastifyRequest): GraphqlParams | undefined {
   if (request.method !== "POST") return undefined;
-  const contentType = request.headers["content-type"];
-  if (typeof contentType !== "string" || !/^application\/json\s*(;|$)/i.test(contentType)) {
-    return undefined;
-  }
+  if (!isJson(request.headers["content-type"])) return undefined;
   // With no Accept, `*/*` or `application/json`, yoga answers `application/json`.
   const accept = request.headers.accept;
   if (accept !== undefined && accept !== "*/*" && accept !== "application/json") return undefined;
