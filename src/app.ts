@@ -32,7 +32,7 @@ export interface AppOptions {
   operations?: readonly AnyOperation[];
   /** Pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
-  /** False sends every GraphQL request through yoga (tests compare both paths). */
+  /** False sends every GraphQL request through yoga's adapter (tests compare both adapters). */
   graphqlFastPath?: boolean;
   /** Fastify's `serverFactory`: lets a reload swap which app one HTTP server dispatches to. */
   serverFactory?: FastifyServerFactory;

@@ -1,21 +1,20 @@
 /**
- * The GraphQL fast path (src/graphql/fast-path.ts) must answer exactly as yoga does. Every
- * request below goes to two apps, one with the fast path and one without, and both answers
- * must be the same: status, content type, Retry-After and body, byte for byte. A second
- * table says which requests the fast path takes at all, so the comparison is known to
- * compare two different paths; a third part sends documents built with test/fuzz's
- * generators (every operation, valid and spoiled variables) through both.
+ * The two HTTP adapters of the one GraphQL pipeline (src/graphql/adapters.ts) must answer
+ * alike: the shortcut for plain JSON POSTs, and yoga. Every request below goes to two apps,
+ * one with the shortcut and one with yoga alone, and both answers must be the same: status,
+ * content type, Retry-After and body, byte for byte. A second table says which requests
+ * the shortcut takes at all, so the comparison is known to compare the two adapters; a
+ * third part sends documents built with test/fuzz's generators (every operation, valid
+ * and spoiled variables) through both.
  */
 
 import fc from "fast-check";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { GraphQLObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { createBudget } from "../src/graphql/budget.js";
-import { createFastPath } from "../src/graphql/fast-path.js";
-import { DEFAULT_GRAPHQL_LIMITS } from "../src/graphql/limits.js";
+import { shortcutParams } from "../src/graphql/adapters.js";
 import { graphqlFieldOf } from "../src/graphql/names.js";
 import { buildGraphqlSchema } from "../src/graphql/schema.js";
 import type { AnyOperation } from "../src/kit/define.js";
@@ -27,7 +26,7 @@ interface Case {
   name: string;
   body: unknown;
   headers?: Record<string, string>;
-  /** Whether the fast path answers it (else it leaves it to yoga). */
+  /** Whether the shortcut adapter takes it (else yoga's adapter does). */
   fast: boolean;
 }
 
@@ -110,20 +109,20 @@ const CASES: Case[] = [
     fast: true,
   },
   { name: "introspection", body: { query: "{ __schema { queryType { name } } }" }, fast: true },
-  { name: "a syntax error", body: { query: "{ math { sum(" }, fast: false },
-  { name: "an unknown field", body: { query: "{ math { nope { x } } }" }, fast: false },
+  { name: "a syntax error", body: { query: "{ math { sum(" }, fast: true },
+  { name: "an unknown field", body: { query: "{ math { nope { x } } }" }, fast: true },
   {
     name: "too many operation fields",
     body: {
       query: `{ math { ${Array.from({ length: 101 }, (_, i) => `f${i}: sum(numbers: ["1"]) { count }`).join(" ")} } }`,
     },
-    fast: false,
+    fast: true,
   },
-  { name: "two operations without operationName", body: { query: TWO_OPERATIONS }, fast: false },
-  { name: "an unknown operationName", body: { query: SUM, operationName: "C" }, fast: false },
-  { name: "a mutation", body: { query: "mutation { x }" }, fast: false },
-  { name: "a subscription", body: { query: "subscription { x }" }, fast: false },
-  { name: "extensions", body: { query: SUM, extensions: {} }, fast: false },
+  { name: "two operations without operationName", body: { query: TWO_OPERATIONS }, fast: true },
+  { name: "an unknown operationName", body: { query: SUM, operationName: "C" }, fast: true },
+  { name: "a mutation", body: { query: "mutation { x }" }, fast: true },
+  { name: "a subscription", body: { query: "subscription { x }" }, fast: true },
+  { name: "extensions", body: { query: SUM, extensions: {} }, fast: true },
   { name: "an unknown body key", body: { query: SUM, foo: 1 }, fast: false },
   { name: "variables that are a list", body: { query: SUM, variables: [1] }, fast: false },
   { name: "a query that is not a string", body: { query: 1 }, fast: false },
@@ -231,6 +230,38 @@ describe("the GraphQL fast path answers as yoga does", () => {
     expect(strict.statusCode).toBe(400);
   });
 
+  it("each operation of a document runs itself, whichever was asked for first", async () => {
+    // A text no other case sends, so this test's first request is the first for it.
+    const query = `${TWO_OPERATIONS} # both`;
+    const asked = [
+      { operationName: "B", method: "POST", accept: "application/json" },
+      { operationName: "A", method: "GET", accept: "application/json" },
+      { operationName: "A", method: "POST", accept: "application/graphql-response+json" },
+      { operationName: "B", method: "GET", accept: "application/graphql-response+json" },
+      { operationName: "A", method: "POST", accept: "*/*" },
+    ];
+    for (const app of [apps.fast, apps.yoga]) {
+      const answers = [];
+      for (const { operationName, method, accept } of asked) {
+        const response =
+          method === "GET"
+            ? await app.inject({
+                url: `/graphql?query=${encodeURIComponent(query)}&operationName=${operationName}`,
+                headers: { ...AUTH, accept },
+              })
+            : await post(app, { query, operationName }, { accept });
+        answers.push(response.json().data.math);
+      }
+      expect(answers).toEqual([
+        { subtract: { decimal: "3" } },
+        { sum: { decimal: "1" } },
+        { sum: { decimal: "1" } },
+        { subtract: { decimal: "3" } },
+        { sum: { decimal: "1" } },
+      ]);
+    }
+  });
+
   it("over the quota, a 429 with Retry-After", async () => {
     const limited = await appPair({ RATE_LIMIT: "3" });
     const query = {
@@ -246,38 +277,22 @@ describe("the GraphQL fast path answers as yoga does", () => {
   });
 });
 
-describe("which requests the fast path takes", () => {
-  let fastPath: ReturnType<typeof createFastPath>;
-  beforeAll(() => {
-    const schema = buildGraphqlSchema(operations);
-    fastPath = createFastPath({
-      schema,
-      limits: DEFAULT_GRAPHQL_LIMITS,
-      budget: createBudget(schema, operations),
-      yoga: { fetchAPI: globalThis as never },
-      maskedMessage: "Unexpected error.",
-      logMasked: () => {},
-    });
-  });
-
+describe("which requests the shortcut takes", () => {
   const requestFor = (body: unknown, headers: Record<string, string> = {}, method = "POST") =>
     ({
       method,
       headers: { "content-type": "application/json", ...headers },
       body,
-      log: { error() {} },
     }) as unknown as FastifyRequest;
-  const reply = {} as FastifyReply;
 
-  it.each(CASES)("$name: fast $fast", async ({ body, headers, fast }) => {
-    const taken = await fastPath(requestFor(body, headers), reply);
-    expect(taken !== undefined).toBe(fast);
+  it.each(CASES)("$name: fast $fast", ({ body, headers, fast }) => {
+    expect(shortcutParams(requestFor(body, headers)) !== undefined).toBe(fast);
   });
 
-  it("leaves GET, and bodies that are not JSON, to yoga", async () => {
-    expect(await fastPath(requestFor({ query: SUM }, {}, "GET"), reply)).toBeUndefined();
+  it("leaves GET, and bodies that are not JSON, to yoga", () => {
+    expect(shortcutParams(requestFor({ query: SUM }, {}, "GET"))).toBeUndefined();
     const asText = requestFor(SUM, { "content-type": "application/graphql" });
-    expect(await fastPath(asText, reply)).toBeUndefined();
+    expect(shortcutParams(asText)).toBeUndefined();
   });
 });
 

@@ -154,6 +154,22 @@ describe("document size", () => {
     await expectRefused(`{ test { count { runs ${args} } } }`, "tokens");
   });
 
+  it.each([
+    ["an unknown key", { foo: 1 }],
+    ["variables that are not an object", { variables: 5 }],
+  ])("an over-long text is refused before %s", async (_name, extra) => {
+    const query = `# ${"x".repeat(33 * 1024)}\n{ test { count { runs } } }`;
+    const response = await app.inject({
+      method: "POST",
+      url: "/graphql",
+      headers: { ...AUTH, "content-type": "application/json" },
+      payload: { query, ...extra },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].extensions.limit).toBe("documentBytes");
+    expect(counter.runs()).toBe(0);
+  });
+
   it("long lists go in variables instead", async () => {
     const response = await graphql(app, "query ($n: Int) { test { count(n: $n) { runs } } }", {
       n: 3,

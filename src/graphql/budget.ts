@@ -21,7 +21,6 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import type { Plugin } from "graphql-yoga";
 import { overBudget, type Spent } from "../core/budget.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -202,20 +201,3 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
 }
 
 export type Budget = ReturnType<typeof createBudget>;
-
-/**
- * The yoga plugin: refuses, before execution (and before the quota is charged), a
- * document whose fields together pass the budget.
- *
- * @example
- * createYoga({ schema, plugins: [useBudget(createBudget(schema, operations)), useQuota(charge)] });
- */
-export function useBudget(budget: Budget): Plugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const fields = budget.fieldsOf(args.document, args.operationName ?? undefined);
-      const refusal = budget.check(fields, args.variableValues as Record<string, unknown>);
-      if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
-  };
-}

@@ -157,7 +157,8 @@ function paramsOfJson(body: unknown): unknown {
   return body;
 }
 
-const isJson = (contentType: string | undefined) =>
+/** Whether a request's content type is JSON (any parameters): both adapters read it alike. */
+export const isJson = (contentType: string | undefined) =>
   contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 const isGraphql = (contentType: string | undefined) =>
   contentType !== undefined && /^application\/graphql\s*(;|$)/i.test(contentType);

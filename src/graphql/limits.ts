@@ -6,8 +6,7 @@
  * `LIMIT_EXCEEDED`. Below them, the per-request budgets resolvers draw on while the
  * request runs: problems reported, and list items sent across all fields.
  */
-import { GraphQLError, Lexer, parse, Source, TokenKind, type ValidationRule } from "graphql";
-import type { Plugin } from "graphql-yoga";
+import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from "graphql";
 import type { Problem } from "../kit/errors.js";
 import { measureDocument } from "./measure.js";
 
@@ -67,7 +66,6 @@ export function countTokens(source: string, max: number): number {
  * validate(schema, document, [...specifiedRules, requestLimitsRule(DEFAULT_GRAPHQL_LIMITS)]);
  */
 export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
-  // The rule's name keys yoga's validation cache; a fixed name keeps that cache stable.
   return function RequestLimits(context) {
     return {
       Document: {
@@ -130,8 +128,7 @@ export function requestRules(limits: GraphqlLimits): ValidationRule[] {
 
 /**
  * Why the query text itself is refused (too many bytes, too many tokens), or undefined
- * when it is within `limits`. Yoga's plugin throws the error; the fast path leaves such
- * a request to yoga.
+ * when it is within `limits`: the pipeline's first step, before the text is parsed.
  *
  * @example
  * queryTextProblem("{ math { sum(numbers: [1]) { decimal } } }", DEFAULT_GRAPHQL_LIMITS); // undefined
@@ -154,43 +151,6 @@ export function queryTextProblem(query: string, limits: GraphqlLimits): GraphQLE
     );
   }
   return undefined;
-}
-
-/** How many accepted query texts are remembered, so a repeated query is not measured again. */
-const ACCEPTED_QUERIES_CACHED = 1000;
-
-/**
- * The yoga plugin enforcing `limits`: the text size when the request's parameters are
- * read, the token count while parsing, depth and operation fields (and known operation
- * types) while validating.
- *
- * @example
- * createYoga({ schema, plugins: [useRequestLimits(DEFAULT_GRAPHQL_LIMITS)] });
- */
-export function useRequestLimits(limits: GraphqlLimits): Plugin {
-  const rules = requestRules(limits);
-  // Clients repeat the same few queries: remember the texts that passed (bounded, oldest
-  // out first) rather than re-lex each one.
-  const accepted = new Set<string>();
-  return {
-    onParams({ params }) {
-      const query = params.query;
-      if (typeof query !== "string" || accepted.has(query)) return;
-      const problem = queryTextProblem(query, limits);
-      if (problem) throw problem;
-      if (accepted.size >= ACCEPTED_QUERIES_CACHED) {
-        accepted.delete(accepted.values().next().value as string);
-      }
-      accepted.add(query);
-    },
-    onParse({ setParseFn }) {
-      // The same bound again, for documents that reach the parser another way.
-      setParseFn((source, options) => parse(source, { ...options, maxTokens: limits.maxTokens }));
-    },
-    onValidate({ addValidationRule }) {
-      for (const rule of rules) addValidationRule(rule);
-    },
-  };
 }
 
 /* Per-request budgets the resolvers draw on, keyed by the request's GraphQL context. */

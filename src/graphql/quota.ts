@@ -5,7 +5,6 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, GraphQLError } from "graphql";
-import type { Plugin } from "graphql-yoga";
 import type { QuotaState } from "../access/rate-limit.js";
 import { measureDocument } from "./measure.js";
 
@@ -38,7 +37,7 @@ const unitsByDocument = new WeakMap<DocumentNode, number>();
  * The error a request over its key's quota gets: HTTP 429 with `Retry-After`.
  *
  * @example
- * setResultAndStopExecution({ errors: [quotaRefusal(state, 3)] });
+ * const result = { errors: [quotaRefusal(state, 3)] };
  */
 export function quotaRefusal(state: QuotaState, units: number): GraphQLError {
   return new GraphQLError(
@@ -50,23 +49,4 @@ export function quotaRefusal(state: QuotaState, units: number): GraphQLError {
       },
     },
   );
-}
-
-/**
- * The yoga plugin: `charge` gets the request's {@link quotaUnits}; over the quota, the
- * request answers 429 with `Retry-After` and nothing runs.
- *
- * @example
- * createYoga({ schema, plugins: [useQuota(access.charge)] });
- */
-export function useQuota(charge: Charge): Plugin<{ req: FastifyRequest; reply: FastifyReply }> {
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const { req, reply } = args.contextValue;
-      const units = quotaUnits(args.document);
-      const state = await charge(req, reply, units);
-      if (!state || state.allowed) return;
-      setResultAndStopExecution({ errors: [quotaRefusal(state, units)] });
-    },
-  };
 }

@@ -1,10 +1,10 @@
 /**
- * The GraphQL gateway: `GET` and `POST /graphql`, served by graphql-yoga inside the
- * fastify app, behind the same API-key hook as REST. The schema is generated from the
- * registry once, at start; each request only parses (cached), validates (cached) and runs.
+ * The GraphQL gateway: `GET` and `POST /graphql` inside the fastify app, behind the same
+ * API-key hook as REST. The schema is generated from the registry once, at start. Every
+ * request runs the one pipeline (pipeline.ts), reached through one of its two HTTP
+ * adapters (adapters.ts): the shortcut for plain JSON POSTs, graphql-yoga for the rest.
  */
 
-import { useGraphQlJit } from "@envelop/graphql-jit";
 import type {
   FastifyBaseLogger,
   FastifyError,
@@ -14,24 +14,20 @@ import type {
   onRequestHookHandler,
 } from "fastify";
 import { GraphQLError } from "graphql";
-import { createYoga, isPromise, type YogaLogger } from "graphql-yoga";
+import { createYoga, type YogaLogger } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import { createBudget, useBudget } from "./budget.js";
+import { createShortcut, usePipeline } from "./adapters.js";
+import { createBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
-import { createFastPath, type FastAnswer } from "./fast-path.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
 import { bodyForEmptyError, handleGraphqlError, useFastifyParams } from "./http-errors.js";
-import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits, useRequestLimits } from "./limits.js";
-import { type Charge, useQuota } from "./quota.js";
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "./limits.js";
+import { createPipeline, type RequestContext } from "./pipeline.js";
+import type { Charge } from "./quota.js";
 import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
 
 export const GRAPHQL_PATH = "/graphql";
-
-interface ServerContext {
-  req: FastifyRequest;
-  reply: FastifyReply;
-}
 
 /**
  * Yoga's logger on fastify's: an unexpected error is logged with its original error (the
@@ -81,8 +77,8 @@ export interface GraphqlOptions {
   /** Charges each request's operation fields to its key's quota, when limits are on. */
   charge?: Charge;
   /**
-   * Whether plain JSON POSTs skip yoga's request plumbing (see fast-path.ts); true by
-   * default. The tests turn it off to compare both paths' answers.
+   * Whether plain JSON POSTs take the shortcut adapter rather than yoga's (see
+   * adapters.ts); true by default. The tests turn it off to compare both adapters' answers.
    */
   fastPath?: boolean;
 }
@@ -108,8 +104,16 @@ export function registerGraphql(
   const schema = buildGraphqlSchema(operations, options.run);
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const logger = yogaLogger(app.log);
-  const budget = createBudget(schema, operations);
-  const yoga = createYoga<ServerContext>({
+  const pipeline = createPipeline({
+    schema,
+    limits,
+    budget: createBudget(schema, operations),
+    maskedMessage: MASKED_MESSAGE,
+    // Logged as yoga logs each error it masks.
+    logMasked: (error) => logger.error(error),
+    ...(options.charge ? { charge: options.charge } : {}),
+  });
+  const yoga = createYoga<RequestContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // GraphiQL is served by the route below, from local files, without a key.
@@ -119,33 +123,16 @@ export function registerGraphql(
     cors: false,
     // File uploads are no use here; without a parser, fastify refuses such bodies.
     multipart: false,
-    // isDev false: a masked error never carries the original's message or stack.
+    // The pipeline parses and validates (and caches); yoga's own parser never runs.
+    parserAndValidationCache: false,
+    // isDev false: a masked error never carries the original's message or stack. Yoga masks
+    // what is thrown outside the pipeline (a parameter refused, a fault of its own).
     maskedErrors: { errorMessage: MASKED_MESSAGE, isDev: false },
     logging: logger,
-    plugins: [
-      useFastifyParams(),
-      useRequestLimits(limits),
-      useBudget(budget),
-      ...(options.charge ? [useQuota(options.charge)] : []),
-      // Each query text is compiled once into a plain function (cached), instead of being
-      // interpreted field by field on every request.
-      useGraphQlJit(),
-    ],
+    plugins: [useFastifyParams(), usePipeline(pipeline)],
   });
 
-  const fastPath =
-    options.fastPath === false
-      ? undefined
-      : createFastPath({
-          schema,
-          limits,
-          budget,
-          yoga,
-          maskedMessage: MASKED_MESSAGE,
-          // Yoga logs each error it masks the same way.
-          logMasked: (error) => logger.error(error),
-          ...(options.charge ? { charge: options.charge } : {}),
-        });
+  const shortcut = options.fastPath === false ? undefined : createShortcut(pipeline, yoga.fetchAPI);
 
   const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {
     if (wantsGraphiql(request)) return done();
@@ -191,17 +178,13 @@ export function registerGraphql(
             .send(graphiql.html);
           return;
         }
-        const fast = fastPath?.(request, reply);
-        if (fast === undefined) return viaYoga(request, reply);
-        if (isPromise(fast)) return fast.then((answer) => send(reply, answer));
-        send(reply, fast);
+        const answered = shortcut?.(request, reply);
+        if (answered === undefined) return viaYoga(request, reply);
+        // A promise when the pipeline waited (a quota store); fastify waits for it.
+        if (answered instanceof Promise) return answered;
       },
     });
   });
-
-  function send(reply: FastifyReply, answer: FastAnswer): FastifyReply {
-    return reply.status(answer.status).headers(answer.headers).send(answer.body);
-  }
 
   async function viaYoga(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const response = await yoga.handleNodeRequestAndResponse(request, reply, {

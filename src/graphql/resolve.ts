@@ -1,7 +1,7 @@
 /**
  * Runs one operation for a resolver, through the one runner, and maps its failures to
  * GraphQL errors: invalid input and not found pass through unmasked with their codes;
- * any other fault is logged here, with its request, and rethrown for yoga to mask.
+ * any other fault is logged here, with its request, and rethrown for the pipeline to mask.
  */
 import { GraphQLError } from "graphql";
 import { locate } from "../core/problems.js";
@@ -13,17 +13,17 @@ import { MAX_LIST_ITEMS_PER_REQUEST, takeListItems, takeProblems } from "./limit
 /** Problems spelled out in `errors[].message`; all of them are in `extensions.detail`. */
 const MESSAGE_PROBLEMS = 3;
 
-/** What resolvers need of yoga's context: the fastify request, for its logger. */
+/** What resolvers need of their context: the fastify request, for its logger. */
 export interface ResolverContext {
   req?: { id?: string; log?: { error(object: object, message: string): void } };
 }
 
-/** Faults already logged with their request, so yoga's logger does not log them again. */
+/** Faults already logged with their request, so the masking log (yoga's logger) skips them. */
 const loggedFaults = new WeakSet<object>();
 
 /**
- * Whether `error` was logged by a resolver, with its request id. Yoga logs every error it
- * masks; its logger skips these.
+ * Whether `error` was logged by a resolver, with its request id. The pipeline logs every
+ * error it masks; its logger skips these.
  *
  * @example
  * if (isLoggedFault(graphqlError.originalError)) return; // already in the log
@@ -42,8 +42,8 @@ function summarize(problems: Problem[]): string {
 }
 
 /**
- * Runs one operation for a resolver. Known failures become GraphQL errors that yoga
- * passes through unmasked; anything else is rethrown for yoga to mask and log.
+ * Runs one operation for a resolver. Known failures become GraphQL errors that masking
+ * leaves alone; anything else is rethrown for the pipeline to mask and log.
  */
 export function resolveOperation(
   run: Runner,
@@ -89,7 +89,7 @@ export function resolveOperation(
     if (error instanceof NotFoundError) {
       throw new GraphQLError(error.message, { extensions: { code: "NOT_FOUND" } });
     }
-    // Logged here, where the request (and its id) is known; yoga masks it in the response.
+    // Logged here, where the request (and its id) is known; the pipeline masks it in the response.
     if (context.req?.log && typeof error === "object" && error !== null) {
       context.req.log.error(
         {

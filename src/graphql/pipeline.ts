@@ -1,0 +1,236 @@
+/**
+ * The one GraphQL execution pipeline: how a request's parameters and its context become
+ * a result. Every GraphQL request of the service runs here, in this order:
+ *
+ *   text limits → parse → operation resolution (and no mutation over GET) → validation
+ *   (GraphQL's rules and the service's) → budget → quota → compiled execution (graphql-jit)
+ *   → error masking
+ *
+ * A document that passes everything up to the budget is remembered (by query text, then
+ * operation name; bounded), so a repeated request only checks its budget, charges its
+ * quota and runs. Documents that fail are never remembered: a client may send endless
+ * variants.
+ *
+ * Two HTTP adapters feed it (adapters.ts, docs/graphql.md): the shortcut for the usual
+ * JSON POST, and yoga (register.ts) for every other request. They may read parameters,
+ * refuse a request's HTTP form (method, media types, the shape of the parameters) and turn
+ * a result into an answer; they may not parse, validate, limit, charge, execute or mask
+ * anything themselves. Yoga's adapter asks for {@link textProblem} before yoga checks the
+ * parameters' shapes, so an over-long text is refused before a malformed parameter.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+} from "graphql";
+import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { isPromise, maskError } from "graphql-yoga";
+import type { Budget, CostedFields } from "./budget.js";
+import { type GraphqlLimits, queryTextProblem, requestRules } from "./limits.js";
+import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
+
+/** What resolvers get as context: the HTTP exchange (its logger, the key), on both adapters. */
+export interface RequestContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A request's parameters, their shapes already checked by the adapter. */
+export interface GraphqlParams {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** A result, with the serialiser of its compiled query once it ran (yoga's convention). */
+export type GraphqlResult = ExecutionResult & { stringify?: (result: ExecutionResult) => string };
+
+export interface PipelineOptions {
+  schema: GraphQLSchema;
+  limits: GraphqlLimits;
+  budget: Budget;
+  /** The message of a masked (unexpected) error, as yoga is configured. */
+  maskedMessage: string;
+  /** Logs an error that masking hid from the client, as yoga's logger does. */
+  logMasked: (error: unknown) => void;
+  /** Charges a request's operation fields to its key's quota, when quotas are on. */
+  charge?: Charge;
+}
+
+interface Prepared {
+  document: DocumentNode;
+  operationName: string | undefined;
+  /** Compiled at once, or (for a document with costed fields) once a request fits the budget. */
+  compiled: CompiledQuery | undefined;
+  /** Operation fields, charged to the key's quota. */
+  units: number;
+  /** Fields whose declared costs are added up per request. */
+  costed: CostedFields;
+}
+
+/** Distinct query texts kept prepared (each with the operation names asked of it). */
+const PREPARED_CACHED = 256;
+
+/** Yoga's own refusals (GraphQL over HTTP), with its messages and statuses. */
+const NO_OPERATION = new GraphQLError("Could not determine what operation to execute.", {
+  extensions: { code: "OPERATION_RESOLUTION_FAILURE", http: { status: 400 } },
+});
+const MUTATION_VIA_GET = new GraphQLError(
+  "Can only perform a mutation operation from a POST request.",
+  { extensions: { http: { status: 405, headers: { Allow: "POST" } }, code: "BAD_REQUEST" } },
+);
+
+/** Marks errors of a stage as yoga does: a code, and a 400 that GraphQL over HTTP may soften. */
+function marked(error: GraphQLError, code: string): GraphQLError {
+  const extensions = error.extensions as Record<string, unknown>;
+  extensions.code ||= code;
+  extensions.http ||= {};
+  const http = extensions.http as { spec?: boolean; status?: number };
+  http.spec ??= true;
+  http.status ||= 400;
+  return error;
+}
+
+/**
+ * Creates the pipeline for `schema`.
+ *
+ * @example
+ * const pipeline = createPipeline({ schema, limits, budget, maskedMessage, logMasked });
+ * const result = await pipeline.run({ query: "{ __typename }" }, { req, reply });
+ */
+export function createPipeline(options: PipelineOptions) {
+  const { schema, limits, budget, maskedMessage, logMasked, charge } = options;
+  const rules = [...specifiedRules, ...requestRules(limits)];
+  // By query text, then operation name: no key is built per request (a long query would
+  // be copied into it), and the text's hash is all a lookup computes.
+  const prepared = new Map<string, Map<string | undefined, Prepared>>();
+
+  /** The query text's refusal (too long, too many tokens), or undefined; free once prepared. */
+  function textProblem(query: string): GraphQLError | undefined {
+    return prepared.has(query) ? undefined : queryTextProblem(query, limits);
+  }
+
+  /** Checks a document up to the budget; a refusal when it fails a check. */
+  function prepare(
+    query: string,
+    operationName: string | undefined,
+    viaGet: boolean,
+  ): Prepared | GraphqlResult {
+    const tooLong = queryTextProblem(query, limits);
+    if (tooLong) return { errors: [tooLong] };
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: limits.maxTokens });
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      return { errors: [marked(error, "GRAPHQL_PARSE_FAILED")] };
+    }
+    // Queries only: the schema has no other root type, and validation refuses the others.
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return { errors: [NO_OPERATION] };
+    if (operation.operation === "mutation" && viaGet) return { errors: [MUTATION_VIA_GET] };
+    const invalid = validate(schema, document, rules);
+    if (invalid.length > 0) {
+      return { errors: invalid.map((error) => marked(error, "GRAPHQL_VALIDATION_FAILED")) };
+    }
+    const costed = budget.fieldsOf(document, operationName);
+    // A document refused by the budget is never compiled: that takes long for 100 fields.
+    const compiled = costed.definition === null ? compile(document, operationName) : undefined;
+    if (compiled && !isCompiledQuery(compiled)) return masked(compiled);
+    return { document, operationName, compiled, units: quotaUnits(document), costed };
+  }
+
+  function compile(document: DocumentNode, operationName: string | undefined) {
+    return compileQuery(schema, document, operationName);
+  }
+
+  function preparedFor(
+    query: string,
+    operationName: string | undefined,
+    viaGet: boolean,
+  ): Prepared | GraphqlResult {
+    let byName = prepared.get(query);
+    const known = byName?.get(operationName);
+    if (known) return known;
+    const entry = prepare(query, operationName, viaGet);
+    if (!("document" in entry)) return entry;
+    if (!byName) {
+      if (prepared.size >= PREPARED_CACHED) {
+        prepared.delete(prepared.keys().next().value as string);
+      }
+      byName = new Map();
+      prepared.set(query, byName);
+    }
+    byName.set(operationName, entry);
+    return entry;
+  }
+
+  /** Unexpected errors become yoga's masked error, logged with the original. */
+  function masked(result: ExecutionResult): GraphqlResult {
+    if (!result.errors?.length) return result;
+    const errors = result.errors.map((error) => {
+      const mask = maskError(error, maskedMessage, false) as GraphQLError;
+      if (mask !== error) logMasked(error);
+      return mask;
+    });
+    return { ...result, errors };
+  }
+
+  function finish(compiled: CompiledQuery, result: ExecutionResult): GraphqlResult {
+    const done = masked(result) as GraphqlResult;
+    done.stringify = compiled.stringify;
+    return done;
+  }
+
+  function execute(
+    compiled: CompiledQuery,
+    context: RequestContext,
+    variables: Record<string, unknown>,
+  ): GraphqlResult | Promise<GraphqlResult> {
+    const result = compiled.query(undefined, context, variables);
+    // Resolvers here answer synchronously: no promise, no microtask, unless one is async.
+    return isPromise(result)
+      ? result.then((done) => finish(compiled, done))
+      : finish(compiled, result);
+  }
+
+  /**
+   * The result of a request, synchronous when nothing on the way is asynchronous (the
+   * usual case: a prepared query, no quota store to ask). `context` is what resolvers get;
+   * the object itself keys the request's problem and list-item budgets.
+   */
+  function run(
+    params: GraphqlParams,
+    context: RequestContext,
+  ): GraphqlResult | Promise<GraphqlResult> {
+    const operationName = params.operationName ?? undefined;
+    const entry = preparedFor(params.query, operationName, context.req.method === "GET");
+    if (!("document" in entry)) return entry;
+    const variables = params.variables ?? {};
+    // Before the quota is charged: a refused request costs nothing.
+    const refusal = budget.check(entry.costed, variables);
+    if (refusal) return { errors: [refusal] };
+    if (entry.compiled === undefined) {
+      const compiled = compile(entry.document, operationName);
+      if (!isCompiledQuery(compiled)) return masked(compiled);
+      entry.compiled = compiled;
+    }
+    const compiled = entry.compiled;
+    if (!charge) return execute(compiled, context, variables);
+    return charge(context.req, context.reply, entry.units).then((state) =>
+      state && !state.allowed
+        ? { errors: [quotaRefusal(state, entry.units)] }
+        : execute(compiled, context, variables),
+    );
+  }
+
+  return { run, textProblem };
+}
+
+export type Pipeline = ReturnType<typeof createPipeline>;
