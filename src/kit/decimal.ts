@@ -195,7 +195,9 @@ export function parseShortDecimal(text: string): Exact | undefined {
   }
   if (wordLeft !== WORD_DIGITS) words.push(word * 10 ** wordLeft);
   const value = new Exact(sign);
-  value.e = e;
-  value.d = words;
+  // decimal.js declares these read-only; it builds its own values the same way.
+  const parts = value as unknown as { e: number; d: number[] };
+  parts.e = e;
+  parts.d = words;
   return value;
 }
