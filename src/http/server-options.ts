@@ -4,10 +4,11 @@
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from "fastify";
 import type { Config } from "../config.js";
+import { logDestination } from "../observability/log-destination.js";
 import type { Metrics } from "../observability/metrics.js";
 import { parseQueryString } from "../rest/query.js";
 import { handleClientError } from "./errors.js";
-import { logDestination, noChildLogger, RequestLog, requestIdOf } from "./observability.js";
+import { noChildLogger, RequestLog, requestIdOf } from "./observability.js";
 
 /** Open connections one process serves at once. */
 export const MAX_CONNECTIONS = 1024;

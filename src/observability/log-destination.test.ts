@@ -16,7 +16,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { logDestination } from "../src/http/observability.js";
+import { logDestination } from "./log-destination.js";
 
 it.runIf(process.platform === "linux")(
   "a stalled destination holds at most maxBytes of lines; the rest are dropped and counted",
@@ -76,7 +76,7 @@ it("lines are handed on in chunks: a lone line within the chunk delay, and whate
 
     // A process that logs and exits at once still writes every line.
     const exiting = path.join(dir, "exit-log");
-    const module = new URL("../src/http/observability.ts", import.meta.url).href;
+    const module = new URL("./log-destination.ts", import.meta.url).href;
     execFileSync(process.execPath, [
       "--import",
       "tsx",
