@@ -1,6 +1,6 @@
 /**
  * A process pays only for what it serves: packages of surfaces and stores that are not
- * used are not loaded. Traced by a preloaded module hook that prints each package loaded
+ * used are not loaded. Traced by a preloaded module hook that prints each package resolved
  * from node_modules (test/fixtures/module-trace.mjs).
  *
  * - The MCP SDK: not loaded by start, REST, GraphQL or /docs; loaded by the first /mcp
