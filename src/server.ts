@@ -7,7 +7,6 @@ import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { drainConnections, trackConnections } from "./http/drain.js";
-import { buildReloadableApp } from "./reload.js";
 
 function announceGeneratedKey(config: Config): void {
   if (!config.generatedKey) return;
@@ -25,6 +24,8 @@ function announceGeneratedKey(config: Config): void {
  * drained, 1 if SHUTDOWN_TIMEOUT passes first.
  */
 async function serve(config: Config): Promise<void> {
+  // Imported here: a cluster primary (WORKERS > 1) serves nothing and never loads the app.
+  const { buildReloadableApp } = await import("./reload.js");
   const service = await buildReloadableApp(config);
   const { app } = service;
   const connections = trackConnections(app.server);

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { defineOperation, z } from "#kit";
+import { defineOperation, groupDigits, z } from "#kit";
 import {
   checkDecodable,
   DIGEST_ENCODINGS,
@@ -27,7 +27,7 @@ export default defineOperation({
       "`%2B`, or it arrives as a space.",
     `\`encoding\` chooses how the 16-byte digest is written: \`hex\` (the default, lowercase) or \`base64\`. ` +
       `The response also gives the number of bytes hashed from the text and the key. Each of \`text\` ` +
-      `and \`key\` may be at most ${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters long.`,
+      `and \`key\` may be at most ${groupDigits(MAX_TEXT_LENGTH)} characters long.`,
     "MD5 is broken as a collision-resistant hash; HMAC-MD5 is offered for compatibility with existing " +
       "systems, not for new designs.",
   ].join("\n\n"),

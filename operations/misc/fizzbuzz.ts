@@ -1,4 +1,4 @@
-import { CalculationError, defineOperation, integer, jsonBytes, list, z } from "#kit";
+import { CalculationError, defineOperation, groupDigits, integer, jsonBytes, list, z } from "#kit";
 
 /** Bound on |start| and |end|: far inside the safe-integer range, so `%` and counts are exact. */
 const MAX_MAGNITUDE = 1e15;
@@ -114,7 +114,7 @@ export default defineOperation({
       "rule: −3 is `Fizz`, −1 is `-1`.",
     `\`start\` defaults to 1 and \`end\` to 100. Both must lie between −10^15 and 10^15 (a range ` +
       "in which every computation is exact), `end` must be at least `start`, and one request covers " +
-      `at most ${MAX_NUMBERS.toLocaleString("en-US")} numbers (\`end − start + 1 ≤ ${MAX_NUMBERS}\`); ` +
+      `at most ${groupDigits(MAX_NUMBERS)} numbers (\`end − start + 1 ≤ ${MAX_NUMBERS}\`); ` +
       "otherwise the answer is a 422 located at `end`.",
     `\`rules\` holds 1 to ${MAX_RULES} rules written \`divisor:word\` (repeated or comma-separated: ` +
       "`rules=3:Fizz&rules=5:Buzz` or `rules=3:Fizz,5:Buzz`). The divisor is a whole number from 1 " +

@@ -6,7 +6,8 @@
  * the counter store must not become an outage of the service.
  */
 import cluster from "node:cluster";
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis } from "ioredis";
 import {
   type RateLimiterAbstract,
   RateLimiterCluster,
@@ -41,6 +42,8 @@ export interface QuotaCounter {
   readonly policy: QuotaPolicy;
   consume(partition: string, units?: number): Promise<QuotaState>;
 }
+
+const require = createRequire(import.meta.url);
 
 export type CounterStore =
   | { kind: "memory" }
@@ -113,6 +116,8 @@ export function createQuotaCounter(
  * once while disconnected), a short command timeout, and reconnection in the background.
  */
 export function createRedisClient(url: string, onError: StoreFailureListener): Redis {
+  // Required here, not imported at the top: a process without REDIS_URL never loads ioredis.
+  const { Redis } = require("ioredis") as typeof import("ioredis");
   const client = new Redis(url, {
     enableOfflineQueue: false,
     commandTimeout: 100,

@@ -2,7 +2,7 @@
  * `/docs`: Swagger UI, served from the `swagger-ui-dist` package on disk, so the
  * reference works offline and under a strict Content-Security-Policy (no inline script).
  */
-import { readFileSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -10,9 +10,11 @@ import type { FastifyInstance } from "fastify";
 const require = createRequire(import.meta.url);
 const distDir = path.dirname(require.resolve("swagger-ui-dist/package.json"));
 
+const JS = "text/javascript; charset=utf-8";
+
 const ASSETS: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui-bundle.js": JS,
   "favicon-32x32.png": "image/png",
 };
 
@@ -56,20 +58,33 @@ window.ui = SwaggerUIBundle({
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** Registers `/docs` and its assets. Files are read once, at start. */
+const INIT_JS = "init.js";
+const CACHED = "public, max-age=86400";
+
+/**
+ * Registers `/docs` and its assets. Swagger UI's files (~2 MB) are streamed from disk per
+ * request, not held in memory by every process; a missing one stops the start.
+ */
 export function registerDocs(app: FastifyInstance): void {
-  const files = new Map<string, { body: Buffer; type: string }>();
+  const files = new Map<string, { file: string; type: string }>();
   for (const [name, type] of Object.entries(ASSETS)) {
-    files.set(name, { body: readFileSync(path.join(distDir, name)), type });
+    const file = path.join(distDir, name);
+    statSync(file);
+    files.set(name, { file, type });
   }
-  files.set("init.js", { body: Buffer.from(INIT), type: "text/javascript; charset=utf-8" });
+  const init = Buffer.from(INIT);
 
   app.get("/docs", (_request, reply) =>
     reply.header("content-security-policy", CSP).type("text/html; charset=utf-8").send(PAGE),
   );
   app.get<{ Params: { file: string } }>("/docs/assets/:file", (request, reply) => {
-    const file = files.get(request.params.file);
-    if (!file) return reply.callNotFound();
-    return reply.header("cache-control", "public, max-age=86400").type(file.type).send(file.body);
+    const name = request.params.file;
+    if (name === INIT_JS) return reply.header("cache-control", CACHED).type(JS).send(init);
+    const asset = files.get(name);
+    if (!asset) return reply.callNotFound();
+    return reply
+      .header("cache-control", CACHED)
+      .type(asset.type)
+      .send(createReadStream(asset.file));
   });
 }

@@ -15,5 +15,6 @@ export {
 } from "./decimal.js";
 export { defineOperation, type Operation } from "./define.js";
 export { CalculationError, NotFoundError } from "./errors.js";
+export { groupDigits } from "./format.js";
 export { arithmeticFields, nearestDoubleField } from "./outputs.js";
 export { decimal, integer, list, text } from "./params.js";

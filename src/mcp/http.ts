@@ -2,9 +2,10 @@
  * MCP over Streamable HTTP at `POST /mcp`, stateless: no session, so any replica can
  * answer any request. Behind the same access layer as every route (the key before
  * anything is read; one quota unit per tool call), and answered through fastify's own
- * reply, so the request log line, metrics and security headers are those of REST.
+ * reply, so the request log line, metrics and security headers are those of REST. The
+ * SDK is imported on the first `/mcp` request: a process that never serves MCP never
+ * loads it (several MB of heap).
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccessControl } from "../access/control.js";
 import { overBudget, type Spent } from "../core/budget.js";
@@ -17,6 +18,31 @@ export const MCP_PATH = "/mcp";
 
 /** The request headers the SDK's transport reads. */
 const FORWARDED_HEADERS = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id"];
+
+/** The SDK's parts a request needs, imported once, on first use. */
+interface Sdk {
+  mcpServer: typeof import("./server.js").mcpServer;
+  Transport: typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").WebStandardStreamableHTTPServerTransport;
+}
+
+let sdk: Promise<Sdk> | undefined;
+
+function loadSdk(): Promise<Sdk> {
+  sdk ??= Promise.all([
+    import("./server.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]).then(
+    ([server, transport]) => ({
+      mcpServer: server.mcpServer,
+      Transport: transport.WebStandardStreamableHTTPServerTransport,
+    }),
+    (error: unknown) => {
+      sdk = undefined; // the next request tries again
+      throw error;
+    },
+  );
+  return sdk;
+}
 
 /** How many `tools/call` messages a JSON-RPC body (one message or a batch) holds. */
 export function toolCallsIn(body: unknown): number {
@@ -108,9 +134,10 @@ export function registerMcp(
     MCP_PATH,
     { onRequest: access.authenticateOnly, preHandler: chargeToolCalls },
     async (request, reply) => {
+      const { mcpServer, Transport } = await loadSdk();
       // Stateless: the SDK wants a fresh server and transport for every request.
-      const server = tools.server();
-      const transport = new WebStandardStreamableHTTPServerTransport({
+      const server = mcpServer(tools);
+      const transport = new Transport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });

@@ -7,13 +7,14 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { execute } from "../core/runner.js";
 import { loadOperations } from "../registry/loader.js";
+import { mcpServer } from "./server.js";
 import { createMcpTools } from "./tools.js";
 
 async function main(): Promise<void> {
   const tools = createMcpTools(await loadOperations(), execute, (error) => {
     process.stderr.write(`unexpected fault: ${String((error as Error)?.stack ?? error)}\n`);
   });
-  await tools.server().connect(new StdioServerTransport());
+  await mcpServer(tools).connect(new StdioServerTransport());
 }
 
 main().catch((error: unknown) => {

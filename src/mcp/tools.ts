@@ -1,19 +1,10 @@
 /**
  * The MCP surface's one adapter over the registry: a tool per operation, and the tool
- * call that runs it through the shared runner. Transports (Streamable HTTP, stdio) only
- * carry messages to a server built here.
+ * call that runs it through the shared runner. It needs no part of the SDK at run time
+ * (types only): `server.ts` builds the SDK's server around it, and transports (Streamable
+ * HTTP, stdio) only carry messages to that server.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type ListToolsResult,
-  McpError,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { CallToolResult, ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Spent } from "../core/budget.js";
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
@@ -21,7 +12,6 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
 import { jsonSchema } from "../openapi/document.js";
-import { VERSION } from "../version.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -71,16 +61,14 @@ interface ToolEntry {
 export interface McpTools {
   /** The `tools/list` answer, built once. */
   readonly list: ListToolsResult;
-  /** Runs one `tools/call`. Throws `McpError` only for an unknown tool name. */
-  call(name: string, args: JsonObject | undefined): CallToolResult;
+  /** Runs one `tools/call`; undefined for an unknown tool name. */
+  call(name: string, args: JsonObject | undefined): CallToolResult | undefined;
   /**
    * What one call declares it will spend (its operation's `cost`; the answer's bytes
    * twice, as text and as structured content), or undefined when it declares nothing or
    * its arguments are invalid (the call itself then answers isError).
    */
   costOf(name: unknown, args: unknown): Spent | undefined;
-  /** A server answering `tools/list` and `tools/call`; connect it to one transport. */
-  server(): Server;
 }
 
 function decimalText(value: unknown): unknown {
@@ -122,18 +110,13 @@ function errorResult(detail: string | Problem[]): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ detail }) }] };
 }
 
-const INSTRUCTIONS =
-  "Exact calculations: each tool is one operation of the Utility Calculation Service. " +
-  'Give decimals as JSON strings ("0.1") to keep every digit; numbers are accepted too. ' +
-  'An invalid call answers isError with {"detail": [...]}: every problem, Pydantic style.';
-
 /**
  * Builds the tools for `operations`, each call run by `run`. `onFault` hears about
  * unexpected errors (the caller gets only "Internal Server Error").
  *
  * @example
  * const tools = createMcpTools(operations, execute, (error) => log.error({ err: error }));
- * await tools.server().connect(new StdioServerTransport());
+ * await mcpServer(tools).connect(new StdioServerTransport());
  */
 export function createMcpTools(
   operations: readonly AnyOperation[],
@@ -178,9 +161,9 @@ export function createMcpTools(
   }
   const list: ListToolsResult = { tools };
 
-  function call(name: string, args: JsonObject | undefined): CallToolResult {
+  function call(name: string, args: JsonObject | undefined): CallToolResult | undefined {
     const entry = entries.get(name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!entry) return undefined;
     const { input, problems } = inputOf(entry, args ?? {});
     try {
       const body = run(entry.operation, input, problems);
@@ -208,29 +191,5 @@ export function createMcpTools(
     return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
   }
 
-  // The SDK builds an Ajv instance per server unless given one (it is used only to check
-  // elicitation answers, which these tools never ask for): one for every server.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  const listTools = () => list;
-  const callTool = (request: { params: { name: string; arguments?: JsonObject } }) =>
-    call(request.params.name, request.params.arguments);
-
-  return {
-    list,
-    call,
-    costOf,
-    server() {
-      const server = new Server(
-        { name: "utility-calculation-service", version: VERSION },
-        {
-          capabilities: { tools: { listChanged: false } },
-          instructions: INSTRUCTIONS,
-          jsonSchemaValidator,
-        },
-      );
-      server.setRequestHandler(ListToolsRequestSchema, listTools);
-      server.setRequestHandler(CallToolRequestSchema, callTool);
-      return server;
-    },
-  };
+  return { list, call, costOf };
 }

@@ -151,10 +151,13 @@ export async function loadOperations(
   options: { fresh?: boolean } = {},
 ): Promise<AnyOperation[]> {
   const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
+  const operatorDirs = !dirs.every(isBuiltIn);
   // tsx's hooks must be in place before the kit's (hooks registered later run first), and
   // a reload may bring the first `.ts` module: with an operator folder, load tsx up front.
-  if (!FROM_SOURCE && !dirs.every(isBuiltIn)) await loadTypescript();
-  registerKitResolution(import.meta.url, FROM_SOURCE);
+  if (!FROM_SOURCE && operatorDirs) await loadTypescript();
+  // The built-in modules' `#kit` resolves without the hook from `dist/`; the hook runs in a
+  // thread of its own (a second V8 heap), so a process serving only them goes without it.
+  if (FROM_SOURCE || operatorDirs) registerKitResolution(import.meta.url, FROM_SOURCE);
   const operations: AnyOperation[] = [];
   const problems: string[] = [];
   const seen = new Map<string, string>();
@@ -199,7 +202,9 @@ export async function loadOperations(
   if (problems.length > 0) {
     throw new OperationLoadError(`operations failed to load:\n  ${problems.join("\n  ")}`);
   }
-  return operations.sort((a, b) => idOf(a).localeCompare(idOf(b)));
+  // Code-point order: for ids ([a-z0-9/-]) the same as localeCompare's, without paging in
+  // ICU's collation data.
+  return operations.sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
 }
 
 /** An operation's id, `<area>/<name>`: the registry's order. */

@@ -181,11 +181,11 @@ export interface StartOptions {
   nodeFlags?: readonly string[];
 }
 
-/** The node flags of package.json's `start` script (the heap caps production runs with). */
+/** The node flags of package.json's `start` script (the heap caps and V8 flags production runs with). */
 export const START_NODE_FLAGS: readonly string[] = (
   (
     JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }
-  ).scripts.start.match(/--[a-z-]+=\S+/g) ?? []
+  ).scripts.start.match(/(?<=\s)--\S+/g) ?? []
 ).slice();
 
 /** CPU time a process has used so far (user + system), in ms, at /proc's 10 ms resolution. */

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { defineOperation, z } from "#kit";
+import { defineOperation, groupDigits, z } from "#kit";
 import {
   checkDecodable,
   DIGEST_ENCODINGS,
@@ -27,7 +27,7 @@ export default defineOperation({
       "send a `+` of base64 as `%2B`, or it arrives as a space.",
     `\`encoding\` chooses how the 16-byte digest is written: \`hex\` (the default, lowercase) or ` +
       `\`base64\`. The response also gives the number of bytes hashed. \`text\` may be at most ` +
-      `${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters long.`,
+      `${groupDigits(MAX_TEXT_LENGTH)} characters long.`,
     "MD5 is fine for detecting accidental corruption but broken against deliberate collisions: do not " +
       "use it where an attacker chooses the data.",
   ].join("\n\n"),

@@ -1,0 +1,66 @@
+/**
+ * A process pays only for what it serves: packages of surfaces and stores that are not
+ * used are not loaded. Traced by a preloaded module hook that prints each package resolved
+ * from node_modules (test/fixtures/module-trace.mjs).
+ *
+ * - The MCP SDK: not loaded by start, REST, GraphQL or /docs; loaded by the first /mcp
+ *   request, which answers as usual.
+ * - ioredis: not loaded without REDIS_URL.
+ */
+import { registerHooks } from "node:module";
+import { afterAll, expect, it } from "vitest";
+import { HOST, startServer, stopAll } from "./helpers.js";
+
+const KEY = "lazy-modules-test-key";
+const HEADERS = { "x-api-key": KEY };
+
+afterAll(stopAll);
+
+/** The packages the process has printed as loaded so far. */
+function loadedPackages(stderr: string): Set<string> {
+  return new Set([...stderr.matchAll(/^\[module-trace\] (\S+)$/gm)].map((match) => match[1] ?? ""));
+}
+
+it.skipIf(typeof registerHooks !== "function")(
+  "the MCP SDK loads on the first /mcp request; ioredis not at all without REDIS_URL",
+  async () => {
+    const server = await startServer(
+      { API_KEYS: KEY, LOG_LEVEL: "warn" },
+      { nodeFlags: ["--import", "./test/fixtures/module-trace.mjs"] },
+    );
+    const origin = `http://${HOST}:${server.port}`;
+    expect((await server.get("/v1/math/sum?numbers=1,2", { headers: HEADERS })).status).toBe(200);
+    const graphql = await fetch(`${origin}/graphql`, {
+      method: "POST",
+      headers: { ...HEADERS, "content-type": "application/json" },
+      body: JSON.stringify({ query: '{ math { sum(numbers: ["1", "2"]) { decimal } } }' }),
+    });
+    expect(graphql.status).toBe(200);
+    expect((await server.get("/docs")).status).toBe(200);
+
+    const before = loadedPackages(server.stderr);
+    // The trace sees the packages the service does load.
+    expect(before, server.output()).toContain("fastify");
+    expect(before, server.output()).toContain("graphql");
+    expect(before).not.toContain("@modelcontextprotocol/sdk");
+    expect(before).not.toContain("ioredis");
+
+    const mcp = await fetch(`${origin}/mcp`, {
+      method: "POST",
+      headers: {
+        ...HEADERS,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(mcp.status).toBe(200);
+    const { result } = (await mcp.json()) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toContain("math_sum");
+
+    const after = loadedPackages(server.stderr);
+    expect(after, server.output()).toContain("@modelcontextprotocol/sdk");
+    expect(after).not.toContain("ioredis");
+  },
+  60_000,
+);
