@@ -186,9 +186,30 @@ describe("compileInput", () => {
     expect(check?.(input)).toEqual(expected);
   });
 
-  it("leaves object-level refinements to zod", () => {
-    const refined = z.object({ a: z.string() }).superRefine(() => {});
-    expect(compileInput(refined)).toBeUndefined();
+  // Object-level refinements run on the parsed object; whatever they refuse goes to zod.
+  const matching = z.object({ a: z.string(), b: z.string() }).superRefine((input, ctx) => {
+    if (input.a !== input.b) ctx.addIssue({ code: "custom", message: "a and b differ" });
+  });
+  const refined = z.object({ a: z.int() }).refine((input) => input.a % 2 === 0);
+  const async = z.object({ a: z.string() }).refine(async () => true);
+  it.each([
+    [
+      "a refinement that passes: the parsed object",
+      matching,
+      { a: "x", b: "x" },
+      { a: "x", b: "x" },
+    ],
+    ["a refinement that reports an issue: zod decides", matching, { a: "x", b: "y" }, UNSURE],
+    ["a refine() that holds", refined, { a: 2 }, { a: 2 }],
+    ["a refine() that fails", refined, { a: 3 }, UNSURE],
+    ["a field that fails: the refinement does not run", refined, { a: "2" }, UNSURE],
+    ["an asynchronous refinement: zod decides", async, { a: "x" }, UNSURE],
+  ] as const)("%s", (_why, schema, input, expected) => {
+    const check = compileInput(schema as unknown as z.ZodObject);
+    expect(check).toBeDefined();
+    expect(check?.(input)).toEqual(expected);
+    if (expected !== UNSURE)
+      expect(schema.safeParse(input)).toEqual({ success: true, data: expected });
   });
 
   it("gives each call a fresh default, as zod does", () => {

@@ -1,7 +1,9 @@
+import { createHmac } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
-import hmacMd5 from "./hmac-md5.js";
+import hmacMd5, { hmacMd5 as hmac } from "./hmac-md5.js";
 
 const run = (input: Record<string, unknown>) => execute(hmacMd5, input) as Record<string, unknown>;
 
@@ -221,5 +223,19 @@ describe("hash/hmac-md5", () => {
 
   it("accepts text of exactly 100,000 characters", () => {
     expect(run({ text: "a".repeat(100_000), key: "k" })).toMatchObject({ textBytes: 100_000 });
+  });
+
+  it("computes what node's createHmac does, for keys shorter and longer than a block", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (key, message) => {
+          const expected = createHmac("md5", key).update(message).digest("hex");
+          expect(hmac(key, message).toString("hex")).toBe(expected);
+        },
+      ),
+      { seed: 20261123, numRuns: 2000 },
+    );
   });
 });

@@ -19,7 +19,7 @@ export type InputCheck = (input: Record<string, unknown>) => unknown;
 
 type Def = {
   type: string;
-  checks?: { _zod: { def: CheckDef } }[];
+  checks?: { _zod: { def: CheckDef; check: (payload: unknown) => unknown } }[];
   innerType?: z.ZodType;
   element?: z.ZodType;
   entries?: Record<string, string | number>;
@@ -31,6 +31,7 @@ type Def = {
 };
 type CheckDef = {
   check: string;
+  when?: unknown;
   minimum?: number;
   maximum?: number;
   value?: number;
@@ -38,6 +39,8 @@ type CheckDef = {
   format?: string;
   pattern?: RegExp;
 };
+
+const ignore = () => {};
 
 const defOf = (schema: z.ZodType) => schema._zod.def as unknown as Def;
 
@@ -167,7 +170,7 @@ function lengthTests(
 
 /**
  * Compiles `schema` (an operation's input object). Answers `undefined` when the object
- * itself has checks or a catch-all that only zod can run.
+ * itself has a catch-all or checks other than refinements, which only zod can run.
  *
  * @example
  * const check = compileInput(sum.input);
@@ -176,8 +179,13 @@ function lengthTests(
  */
 export function compileInput(schema: z.ZodObject): InputCheck | undefined {
   const def = defOf(schema);
-  if (def.type !== "object" || !def.shape || (def.checks ?? []).length > 0) return undefined;
-  if (def.catchall !== undefined) return undefined;
+  if (def.type !== "object" || !def.shape || def.catchall !== undefined) return undefined;
+  // Object-level refinements (`.superRefine`) run on the parsed object, as zod runs them
+  // once every field passed; any other object check is left to zod.
+  const refinements = def.checks ?? [];
+  if (refinements.some((check) => check._zod.def.check !== "custom" || check._zod.def.when)) {
+    return undefined;
+  }
   const c = new Constants();
   let counter = 0;
   const fresh = () => `t${counter++}`;
@@ -199,7 +207,19 @@ export function compileInput(schema: z.ZodObject): InputCheck | undefined {
     }
     fields.push(`${JSON.stringify(name)}: ${out}`);
   }
-  const body = `return function checkInput(input) {\n${lines.join("\n")}\nreturn { ${fields.join(", ")} };\n};`;
+  lines.push(`const parsed = { ${fields.join(", ")} };`);
+  for (const refinement of refinements) {
+    // A refinement that reports an issue (or answers a promise) leaves the input to zod.
+    // A promise is left to zod (which refuses it in a synchronous parse), never unhandled.
+    const payload = fresh();
+    const result = fresh();
+    lines.push(
+      `const ${payload} = { value: parsed, issues: [] }; const ${result} = ${c.ref(refinement)}._zod.check(${payload});` +
+        ` if (${result} instanceof Promise) { ${result}.then(undefined, ${c.ref(ignore)}); return U; }` +
+        ` if (${payload}.issues.length > 0) return U;`,
+    );
+  }
+  const body = `return function checkInput(input) {\n${lines.join("\n")}\nreturn parsed;\n};`;
   // Generated from the schema's own definition (names JSON-quoted, bounds numbers).
   const factory = new Function("U", "c", body) as (u: symbol, c: unknown[]) => InputCheck;
   return factory(UNSURE, c.values);
