@@ -171,6 +171,12 @@ describe("compileInput", () => {
       { t: "😀" },
       UNSURE,
     ],
+    [
+      "text with a lone surrogate (zod refuses it)",
+      z.object({ t: text({ max: 9 }) }),
+      { t: "a\uD800" },
+      UNSURE,
+    ],
     ["list too short", z.object({ l: list(decimal(), { min: 1, max: 2 }) }), { l: [] }, UNSURE],
     ["unknown keys dropped", z.object({ a: z.boolean() }), { a: true, extra: 1 }, { a: true }],
     [

@@ -22,6 +22,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import { overBudget, type Spent } from "../core/budget.js";
+import { inputCheckOf, UNSURE } from "../core/compile-input.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import { limitError } from "./limits.js";
@@ -177,9 +178,15 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       }
       const input: Record<string, unknown> = {};
       for (const name in args) if (args[name] !== null) input[name] = args[name];
-      const parsed = operation.input.safeParse(input);
-      if (!parsed.success || !operation.cost) continue;
-      const cost = operation.cost(parsed.data);
+      if (!operation.cost) continue;
+      // The runner's own check, compiled; zod only for what it cannot vouch for.
+      let data = inputCheckOf(operation)(input);
+      if (data === UNSURE) {
+        const parsed = operation.input.safeParse(input);
+        if (!parsed.success) continue;
+        data = parsed.data;
+      }
+      const cost = operation.cost(data);
       lastCost = cost;
       spent.work += cost.work;
       spent.bytes += cost.bytes;

@@ -208,9 +208,15 @@ export function text(options: { min?: number; max: number; description?: string 
     .meta({ maxLength: max });
   const described = options.description ? checked.describe(options.description) : checked;
   const minLength = options.min ?? 0;
-  // Within `max` UTF-16 units is within `max` code points; longer strings go to zod.
+  // Within `max` UTF-16 units is within `max` code points; longer strings, and lone
+  // surrogates, go to zod.
   FAST_CHECKS.set(described, (value) =>
-    typeof value === "string" && value.length >= minLength && value.length <= max ? value : UNSURE,
+    typeof value === "string" &&
+    value.length >= minLength &&
+    value.length <= max &&
+    isWellFormed(value)
+      ? value
+      : UNSURE,
   );
   return described;
 }
