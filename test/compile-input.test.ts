@@ -177,6 +177,13 @@ describe("compileInput", () => {
       { t: "a\uD800" },
       UNSURE,
     ],
+    ["a string format schema, refused", z.object({ e: z.email() }), { e: "nope" }, UNSURE],
+    [
+      "a string format schema, accepted",
+      z.object({ e: z.uuid() }),
+      { e: "123e4567-e89b-12d3-a456-426614174000" },
+      { e: "123e4567-e89b-12d3-a456-426614174000" },
+    ],
     ["list too short", z.object({ l: list(decimal(), { min: 1, max: 2 }) }), { l: [] }, UNSURE],
     ["unknown keys dropped", z.object({ a: z.boolean() }), { a: true, extra: 1 }, { a: true }],
     [

@@ -83,6 +83,8 @@ function valueCode(
       return `if (!(${test || "false"})) return U; ${out} = ${v};`;
     }
     case "string": {
+      // A string format schema (z.email(), z.uuid(), z.iso.date()…) is its own check: zod's.
+      if (def.format !== undefined) return undefined;
       const tests = lengthTests(checks, v, c);
       return tests === undefined
         ? undefined
