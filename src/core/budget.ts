@@ -6,6 +6,7 @@
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
+import { inputCheckOf, UNSURE } from "./compile-input.js";
 
 /** Running totals of a request's declared costs. */
 export interface Spent {
@@ -39,4 +40,24 @@ export function budgetProblem(operation: AnyOperation, input: unknown): Problem 
   const reason = overBudget(cost);
   if (reason === undefined) return undefined;
   return { loc: cost.loc ?? [], msg: `Value error, ${reason}`, type: "value_error" };
+}
+
+/**
+ * What `operation` declares a raw `input` (as a gateway received it) will cost, or
+ * undefined when it declares nothing or the input is invalid (the runner refuses that
+ * input on its own). Read as the runner reads it: the compiled check, zod only for what
+ * that cannot vouch for. GraphQL and MCP add these up for a whole request.
+ */
+export function declaredCost(
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+): Cost | undefined {
+  if (!operation.cost) return undefined;
+  let data = inputCheckOf(operation)(input);
+  if (data === UNSURE) {
+    const parsed = operation.input.safeParse(input);
+    if (!parsed.success) return undefined;
+    data = parsed.data;
+  }
+  return operation.cost(data);
 }

@@ -21,8 +21,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { overBudget, type Spent } from "../core/budget.js";
-import { inputCheckOf, UNSURE } from "../core/compile-input.js";
+import { declaredCost, overBudget, type Spent } from "../core/budget.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import { limitError } from "./limits.js";
@@ -178,15 +177,8 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       }
       const input: Record<string, unknown> = {};
       for (const name in args) if (args[name] !== null) input[name] = args[name];
-      if (!operation.cost) continue;
-      // The runner's own check, compiled; zod only for what it cannot vouch for.
-      let data = inputCheckOf(operation)(input);
-      if (data === UNSURE) {
-        const parsed = operation.input.safeParse(input);
-        if (!parsed.success) continue;
-        data = parsed.data;
-      }
-      const cost = operation.cost(data);
+      const cost = declaredCost(operation, input);
+      if (!cost) continue;
       lastCost = cost;
       spent.work += cost.work;
       spent.bytes += cost.bytes;

@@ -5,7 +5,7 @@
  * HTTP, stdio) only carry messages to that server.
  */
 import type { CallToolResult, ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { Spent } from "../core/budget.js";
+import { declaredCost, type Spent } from "../core/budget.js";
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -185,9 +185,8 @@ export function createMcpTools(
     const entry = typeof name === "string" ? entries.get(name) : undefined;
     if (!entry?.operation.cost || typeof args !== "object" || args === null) return undefined;
     const { input, problems } = inputOf(entry, args as JsonObject);
-    const parsed = problems.length === 0 ? entry.operation.input.safeParse(input) : undefined;
-    if (!parsed?.success) return undefined;
-    const cost = entry.operation.cost(parsed.data);
+    const cost = problems.length === 0 ? declaredCost(entry.operation, input) : undefined;
+    if (!cost) return undefined;
     return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
   }
 

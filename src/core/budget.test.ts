@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineOperation } from "../kit/define.js";
+import { decimal, list } from "../kit/params.js";
+import { declaredCost, overBudget } from "./budget.js";
+
+const costed = (input: z.ZodObject) =>
+  defineOperation({
+    area: "test",
+    name: "costed",
+    summary: "Counts its items",
+    description: "A fixture whose cost is its item count.",
+    input,
+    output: z.object({}),
+    examples: [],
+    cost: (parsed) => ({ work: (parsed.items as unknown[]).length, bytes: 1 }),
+    handler: () => ({}),
+  });
+// The compiled check vouches for this list; the email schema only zod can read.
+const compiled = costed(z.object({ items: list(decimal(), { min: 1, max: 3 }) }));
+const zodOnly = costed(z.object({ items: z.array(z.email()).max(3) }));
+const uncosted = defineOperation({
+  area: "test",
+  name: "free",
+  summary: "Free",
+  description: "A fixture without a cost.",
+  input: z.object({}),
+  output: z.object({}),
+  examples: [],
+  handler: () => ({}),
+});
+
+describe("declaredCost", () => {
+  it.each([
+    [
+      "a valid input the compiled check reads",
+      compiled,
+      { items: ["1", "2"] },
+      { work: 2, bytes: 1 },
+    ],
+    ["a valid input only zod reads", zodOnly, { items: ["a@b.co"] }, { work: 1, bytes: 1 }],
+    ["an invalid input: the runner refuses it", compiled, { items: ["x"] }, undefined],
+    ["an invalid input only zod reads", zodOnly, { items: ["nope"] }, undefined],
+    ["an operation that declares no cost", uncosted, {}, undefined],
+  ])("%s", (_case, operation, input, expected) => {
+    expect(declaredCost(operation as never, input)).toEqual(expected);
+  });
+});
+
+describe("overBudget", () => {
+  it("names the answer size first, then the work, and nothing when it fits", () => {
+    expect(overBudget({ work: 1, bytes: 5_000_000 })).toMatch(/answer .* 5000000 bytes/);
+    expect(overBudget({ work: 30_000_000, bytes: 1 })).toMatch(/30000000 digit operations/);
+    expect(overBudget({ work: 1, bytes: 1 })).toBeUndefined();
+  });
+});
