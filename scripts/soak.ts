@@ -57,6 +57,7 @@ import type { AnyOperation } from "../src/kit/define.js";
 import { loadOperations } from "../src/registry/loader.js";
 import { pathOf } from "../src/rest/path.js";
 import { freePort } from "./lib/free-port.js";
+import { isJsonObject } from "./lib/json-body.js";
 import { rssKb } from "./lib/proc-stats.js";
 import { queryOf } from "./lib/query.js";
 
@@ -304,16 +305,6 @@ export function killSoakChildren(): void {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Whether an error body is what every error of the service sends: a JSON object. */
-function isJsonObject(body: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === "object" && parsed !== null;
-  } catch {
-    return false;
-  }
-}
 
 interface Response {
   status: number;

@@ -4,6 +4,7 @@
  */
 import { type IncomingHttpHeaders, request } from "node:http";
 import { connect, type Socket } from "node:net";
+import { isJsonObject } from "../../scripts/lib/json-body.js";
 
 export const HOST = "127.0.0.1";
 
@@ -40,22 +41,13 @@ export function ruleBreakers(): string[] {
   const broken: string[] = [];
   for (const { request, status, body, head } of observed) {
     if (status >= 500) broken.push(`${status} for ${request}`);
-    if (status >= 400 && !head && !isJsonDocument(body)) {
+    if (status >= 400 && !head && !isJsonObject(body)) {
       broken.push(
         `${status} without a JSON body for ${request}: ${JSON.stringify(body.slice(0, 80))}`,
       );
     }
   }
   return broken;
-}
-
-function isJsonDocument(body: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === "object" && parsed !== null;
-  } catch {
-    return false;
-  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
