@@ -176,10 +176,6 @@ export function parseShortDecimal(text: string): Exact | undefined {
   // decimal.js's exponent: the power of ten of the first significant digit.
   const e = integerDigits - 1 - firstSignificant + exponent;
   if (Math.abs(e) > MAX_RESULT_DIGITS) return undefined;
-  const significant = lastSignificant - firstSignificant + 1;
-  // Plain notation: the integer digits (at least 1), then the decimal places.
-  const places = Math.max(0, significant - 1 - e);
-  if ((e >= 0 ? e + 1 : 1) + places > MAX_RESULT_DIGITS) return undefined;
   // The first word holds the digits down to the next place that is a multiple of 7.
   let wordLeft = (e + 1) % WORD_DIGITS;
   if (wordLeft <= 0) wordLeft += WORD_DIGITS;
@@ -199,5 +195,5 @@ export function parseShortDecimal(text: string): Exact | undefined {
   const parts = value as unknown as { e: number; d: number[] };
   parts.e = e;
   parts.d = words;
-  return value;
+  return plainDigitCount(value) > MAX_RESULT_DIGITS ? undefined : value;
 }
