@@ -70,4 +70,30 @@ describe("math/sum", () => {
   ])("adds %s exactly", (_title, numbers) => {
     expect((run(numbers) as { decimal: string }).decimal).toBe(byDecimalJs(numbers));
   });
+
+  it("matches decimal.js on 2,000 random lists (digits, signs, exponents, zeros)", () => {
+    // A seeded generator: a failure names a list that reproduces.
+    let seed = 20261123;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const literal = () => {
+      const digits = (count: number) =>
+        Array.from({ length: count }, () => String(next(10))).join("");
+      const sign = ["", "-", "+"][next(3)];
+      const fraction = next(3) === 0 ? "" : `.${digits(1 + next(20))}`;
+      const exponent = next(3) === 0 ? `e${next(2) ? "-" : ""}${next(60)}` : "";
+      return `${sign}${digits(1 + next(18))}${fraction}${exponent}`;
+    };
+    for (let list = 0; list < 2000; list++) {
+      const numbers = Array.from({ length: 1 + next(12) }, literal);
+      const expected = byDecimalJs(numbers);
+      expect(run(numbers), numbers.join(",")).toEqual({
+        result: Number(expected),
+        decimal: expected,
+        count: numbers.length,
+      });
+    }
+  });
 });

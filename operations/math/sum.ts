@@ -5,6 +5,7 @@ import {
   defineOperation,
   digitSpan,
   Exact,
+  exactFromWords,
   list,
   z,
 } from "#kit";
@@ -60,19 +61,26 @@ function exactSum(numbers: readonly Exact[]): Exact {
       columns[first - i] = (columns[first - i] ?? 0) + number.s * (words[i] ?? 0);
     }
   }
-  let sign = "";
+  let sign: 1 | -1 = 1;
   if (carry(columns) < 0) {
     // A negative total: |total| is carried again from the negated words.
     for (let i = 0; i < columns.length; i++) columns[i] = -(columns[i] ?? 0);
     columns[columns.length - 1] = (columns[columns.length - 1] ?? 0) + WORD;
     carry(columns);
-    sign = "-";
+    sign = -1;
   }
-  let digits = "";
-  for (let i = columns.length - 1; i >= 0; i--) {
-    digits += String(columns[i]).padStart(WORD_DIGITS, "0");
-  }
-  return new Exact(`${sign}${digits}e${WORD_DIGITS * bottom}`);
+  // The carried columns are already decimal.js's words: trimmed of zero words at both
+  // ends, they are the sum, with no digits printed and parsed again.
+  let high = columns.length - 1;
+  while (high >= 0 && columns[high] === 0) high--;
+  if (high < 0) return new Exact(0);
+  let low = 0;
+  while (columns[low] === 0) low++;
+  const words: number[] = [];
+  for (let i = high; i >= low; i--) words.push(columns[i] as number);
+  let topDigits = 1;
+  for (let word = columns[high] as number; word >= 10; word /= 10) topDigits++;
+  return exactFromWords(sign, WORD_DIGITS * (high + bottom) + topDigits - 1, words);
 }
 
 export default defineOperation({

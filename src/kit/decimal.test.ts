@@ -9,6 +9,7 @@ import {
   arithmeticResult,
   assertWritable,
   Exact,
+  exactFromWords,
   MAX_RESULT_DIGITS,
   nearestDouble,
   parseShortDecimal,
@@ -153,5 +154,22 @@ describe("parseShortDecimal", () => {
       }),
       { seed: 20251123, numRuns: 20_000 },
     );
+  });
+});
+
+describe("exactFromWords", () => {
+  // What decimal.js itself holds for the same value: sign, exponent and words.
+  const held = (value: Exact) => ({ s: value.s, e: value.e, d: value.d });
+  it.each([
+    [1, 8, [12, 3_400_000], "123400000"],
+    [1, 0, [1], "1"],
+    [-1, -1, [5_000_000], "-0.5"],
+    [1, 6, [1_234_567, 1], "1234567.0000001"],
+    [-1, 13, [9_999_999, 9_999_999], "-99999999999999"],
+    [1, -8, [1_000_000], "0.00000001"],
+  ] as const)("(%i, %i, %j) is %s", (sign, exponent, words, plain) => {
+    const value = exactFromWords(sign, exponent, [...words]);
+    expect(held(value)).toEqual(held(new Exact(plain)));
+    expect(toPlain(value)).toBe(plain);
   });
 });

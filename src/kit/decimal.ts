@@ -101,6 +101,39 @@ const ZERO = 48;
 const NINE = 57;
 const isDigit = (code: number) => code >= ZERO && code <= NINE;
 
+/** The digit at `position` of a literal's digits, the point skipped (no closure per call). */
+function digitAt(
+  text: string,
+  position: number,
+  integerStart: number,
+  integerDigits: number,
+  shift: number,
+): number {
+  return (
+    text.charCodeAt(position < integerDigits ? integerStart + position : shift + position) - ZERO
+  );
+}
+
+/**
+ * The value decimal.js would hold for `sign` × 0.`words` × 10^(`exponent` + 1), built in
+ * its own representation: `words` are base-10^7 digits, most significant first, aligned on
+ * the point as decimal.js aligns them (the first word holds the digits down to the next
+ * place that is a multiple of 7), the first and last non-zero; `exponent` is the power of
+ * ten of the first significant digit. For code that computes words itself (a sum carried
+ * word by word) and need not print and reparse them.
+ *
+ * @example
+ * exactFromWords(1, 8, [12, 3_400_000]).toFixed(); // "123400000"
+ */
+export function exactFromWords(sign: 1 | -1, exponent: number, words: number[]): Exact {
+  const value = new Exact(sign);
+  // decimal.js declares these read-only; it builds its own values the same way.
+  const parts = value as unknown as { e: number; d: number[] };
+  parts.e = exponent;
+  parts.d = words;
+  return value;
+}
+
 /**
  * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`, `2.5e-4`): an
  * optional sign, at most 15 digits before and 15 after the point, and an optional
@@ -116,7 +149,7 @@ const isDigit = (code: number) => code >= ZERO && code <= NINE;
 export function parseShortDecimal(text: string): Exact | undefined {
   const length = text.length;
   let at = 0;
-  let sign = 1;
+  let sign: 1 | -1 = 1;
   const first = text.charCodeAt(0);
   if (first === 45 /* - */) {
     sign = -1;
@@ -163,16 +196,20 @@ export function parseShortDecimal(text: string): Exact | undefined {
   // The significant digits run from the first non-zero one to the last non-zero one,
   // across the point: positions count digits, the point not included.
   const digitCount = integerDigits + fractionDigits;
-  const digitAt = (position: number) =>
-    text.charCodeAt(
-      position < integerDigits ? integerStart + position : fractionStart + position - integerDigits,
-    ) - ZERO;
+  const shift = fractionStart - integerDigits;
   let firstSignificant = 0;
-  while (firstSignificant < digitCount && digitAt(firstSignificant) === 0) firstSignificant++;
+  while (
+    firstSignificant < digitCount &&
+    digitAt(text, firstSignificant, integerStart, integerDigits, shift) === 0
+  ) {
+    firstSignificant++;
+  }
   // A zero: decimal.js's own form of it, with the sign written.
   if (firstSignificant === digitCount) return new Exact(sign === -1 ? -0 : 0);
   let lastSignificant = digitCount - 1;
-  while (digitAt(lastSignificant) === 0) lastSignificant--;
+  while (digitAt(text, lastSignificant, integerStart, integerDigits, shift) === 0) {
+    lastSignificant--;
+  }
   // decimal.js's exponent: the power of ten of the first significant digit.
   const e = integerDigits - 1 - firstSignificant + exponent;
   if (Math.abs(e) > MAX_RESULT_DIGITS) return undefined;
@@ -182,7 +219,7 @@ export function parseShortDecimal(text: string): Exact | undefined {
   const words: number[] = [];
   let word = 0;
   for (let position = firstSignificant; position <= lastSignificant; position++) {
-    word = word * 10 + digitAt(position);
+    word = word * 10 + digitAt(text, position, integerStart, integerDigits, shift);
     if (--wordLeft === 0) {
       words.push(word);
       word = 0;
@@ -190,10 +227,6 @@ export function parseShortDecimal(text: string): Exact | undefined {
     }
   }
   if (wordLeft !== WORD_DIGITS) words.push(word * 10 ** wordLeft);
-  const value = new Exact(sign);
-  // decimal.js declares these read-only; it builds its own values the same way.
-  const parts = value as unknown as { e: number; d: number[] };
-  parts.e = e;
-  parts.d = words;
+  const value = exactFromWords(sign, e, words);
   return plainDigitCount(value) > MAX_RESULT_DIGITS ? undefined : value;
 }

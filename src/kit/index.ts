@@ -8,6 +8,7 @@ export {
   arithmeticResult,
   assertWritable,
   Exact,
+  exactFromWords,
   MAX_RESULT_DIGITS,
   nearestDouble,
   plainDigitCount,
