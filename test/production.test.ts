@@ -225,7 +225,7 @@ describe("lifecycle", () => {
 });
 
 describe("security headers", () => {
-  it("JSON answers are nosniff, no-store, and frame-denied", async () => {
+  it("JSON answers are nosniff, no-store, frame-denied, referrer-free and carry their request id", async () => {
     const app = await appWith({});
     for (const [url, headers] of [
       [SUM, AUTH],
@@ -236,6 +236,9 @@ describe("security headers", () => {
       expect(response.headers["x-content-type-options"]).toBe("nosniff");
       expect(response.headers["cache-control"]).toBe("no-store");
       expect(response.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+      expect(response.headers["referrer-policy"]).toBe("no-referrer");
+      expect(response.headers["x-frame-options"]).toBe("DENY");
+      expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 
