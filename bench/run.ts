@@ -49,6 +49,8 @@ import {
   type RoundRecord,
   type Settings,
   summarise,
+  TARGETS,
+  type TargetCheck,
 } from "./lib/report.js";
 import {
   API_KEY,
@@ -364,7 +366,7 @@ async function main(): Promise<number> {
 
   const date = new Date();
   const summaries = summarise(workloads, records);
-  const checks = checkTargets(summaries);
+  const checks = [...checkTargets(summaries), ...fairnessChecks(fairnessRounds)];
   let report = markdown(summaries, checks, settings, date, records, idle);
   if (fairnessRounds.length > 0) report += fairnessMarkdown(fairnessRounds);
   const failing = summaries.filter((s) => s.non2xx + s.errors > 0);
@@ -408,12 +410,36 @@ async function main(): Promise<number> {
   return failing.length > 0 ? 1 : 0;
 }
 
+type FairnessRound = FairnessResult & { rssMb: number };
+
+/** The median over the fairness rounds of one figure. */
+function medianOf(rounds: readonly FairnessRound[], pick: (r: FairnessRound) => number): number {
+  const sorted = rounds.map(pick).sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
+
+/** Issue 11's targets for the fairness row: the cheap client's p99, and the process's RSS. */
+function fairnessChecks(rounds: readonly FairnessRound[]): TargetCheck[] {
+  if (rounds.length === 0) return [];
+  const p99 = medianOf(rounds, (r) => r.cheapP99Ms);
+  const rss = Math.max(...rounds.map((r) => r.rssMb));
+  return [
+    {
+      target: `p99 < ${TARGETS.cheapBesideCostlyP99Ms} ms for a cheap client beside 4 costly connections`,
+      measured: `${p99} ms`,
+      pass: p99 < TARGETS.cheapBesideCostlyP99Ms,
+    },
+    {
+      target: `RSS < ${TARGETS.rssMbPerProcess} MB per process under load: ${FAIRNESS_TARGET}`,
+      measured: `${rss} MB`,
+      pass: rss < TARGETS.rssMbPerProcess,
+    },
+  ];
+}
+
 /** The fairness row: medians over rounds of the cheap client's latency and the peak RSS. */
-function fairnessMarkdown(rounds: readonly (FairnessResult & { rssMb: number })[]): string {
-  const mid = (pick: (r: FairnessResult & { rssMb: number }) => number) => {
-    const sorted = rounds.map(pick).sort((a, b) => a - b);
-    return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
-  };
+function fairnessMarkdown(rounds: readonly FairnessRound[]): string {
+  const mid = (pick: (r: FairnessRound) => number) => medianOf(rounds, pick);
   return [
     "",
     "## Cheap client beside costly clients",

@@ -50,6 +50,8 @@ export interface TargetCheck {
   target: string;
   measured: string;
   pass: boolean;
+  /** Reported beside the targets, but no issue sets it: not counted as met or missed. */
+  information?: boolean;
 }
 
 export interface Settings {
@@ -118,6 +120,8 @@ export const TARGETS = {
   /** REST and single-field GraphQL rows; the ten-operation batch has its own bound. */
   p99Ms: 10,
   batchP99Ms: 25,
+  /** A cheap client's p99 while 4 connections loop the costliest legal requests (issue 11). */
+  cheapBesideCostlyP99Ms: 50,
   rssMbPerProcess: 150,
 } as const;
 
@@ -171,19 +175,23 @@ export function checkTargets(summaries: readonly TargetSummary[]): TargetCheck[]
     if (!rest || !candidate) continue;
     const ratio = candidate.calculationsPerSecond / rest.requestsPerSecond;
     checks.push({
-      target: `GraphQL ${what} batch ≥ ${TARGETS.batchToRest}× REST sum in calculations/s${gated ? "" : " (information)"}`,
+      target: `GraphQL ${what} batch ≥ ${TARGETS.batchToRest}× REST sum in calculations/s`,
       measured: `${ratio.toFixed(2)}× (${int(candidate.calculationsPerSecond)} vs ${int(rest.requestsPerSecond)})`,
       pass: ratio >= TARGETS.batchToRest,
+      information: !gated,
     });
   }
   // The service's targets: the bare servers calculate nothing.
   const service = summaries.filter((s) => !YARDSTICKS.has(s.target));
   for (const s of service) {
-    const bound = s.target === "graphql-10" ? TARGETS.batchP99Ms : TARGETS.p99Ms;
+    const batch = s.target === "graphql-10" || s.target === "graphql-10-sum";
+    const bound = batch ? TARGETS.batchP99Ms : TARGETS.p99Ms;
     checks.push({
       target: `p99 < ${bound} ms at 50 connections: ${s.target}`,
       measured: `${fixed(s.p99Ms)} ms`,
       pass: s.p99Ms < bound,
+      // The latency targets are set for REST and GraphQL; MCP's row is reported beside them.
+      information: s.target === "mcp-sum",
     });
   }
   for (const s of service) {
@@ -301,14 +309,21 @@ export function markdown(
   lines.push("", "What each target sends:", "");
   for (const s of summaries) lines.push(`- **${s.target}**: ${s.description}`);
   lines.push("", "## Targets", "", "| Target | Measured | Result |", "|---|---|---|");
-  for (const c of checks)
-    lines.push(`| ${c.target} | ${c.measured} | ${c.pass ? "PASS" : "FAIL"} |`);
-  const failed = checks.filter((c) => !c.pass).length;
+  for (const c of checks) {
+    const result = c.information
+      ? `information (${c.pass ? "met" : "not met"})`
+      : c.pass
+        ? "PASS"
+        : "FAIL";
+    lines.push(`| ${c.target} | ${c.measured} | ${result} |`);
+  }
+  const gated = checks.filter((c) => !c.information);
+  const failed = gated.filter((c) => !c.pass).length;
   lines.push(
     "",
     failed === 0
-      ? `All ${checks.length} targets met.`
-      : `${failed} of ${checks.length} targets missed.`,
+      ? `All ${gated.length} targets met.`
+      : `${failed} of ${gated.length} targets missed.`,
     "",
   );
   return lines.join("\n");
