@@ -1,6 +1,7 @@
 import {
   arithmeticFields,
   arithmeticResult,
+  compareExact,
   decimal,
   defineOperation,
   type Exact,
@@ -85,14 +86,15 @@ export default defineOperation({
     loc: ["numbers"],
   }),
   handler: ({ numbers }) => {
-    const [first, ...rest] = numbers;
+    const first = numbers[0];
     // The schema guarantees at least one number; this only satisfies the type checker.
     if (first === undefined) throw new TypeError("numbers must not be empty");
     let min: Exact = first;
     let max: Exact = first;
-    for (const n of rest) {
-      if (n.lt(min)) min = n;
-      else if (n.gt(max)) max = n;
+    for (let i = 1; i < numbers.length; i++) {
+      const n = numbers[i] as Exact;
+      if (compareExact(n, min) < 0) min = n;
+      else if (compareExact(n, max) > 0) max = n;
     }
     return {
       ...arithmeticResult(max.minus(min)),

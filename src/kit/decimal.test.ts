@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   arithmeticResult,
   assertWritable,
+  compareExact,
   Exact,
   exactFromWords,
   MAX_RESULT_DIGITS,
@@ -171,5 +172,31 @@ describe("exactFromWords", () => {
     const value = exactFromWords(sign, exponent, [...words]);
     expect(held(value)).toEqual(held(new Exact(plain)));
     expect(toPlain(value)).toBe(plain);
+  });
+});
+
+describe("compareExact", () => {
+  // Literals around the same magnitudes, so that equal exponents and shared words are common.
+  const literal = fc.stringMatching(/^[+-]?\d{1,16}(\.\d{1,16})?([eE][+-]?\d{1,2})?$/);
+  it("answers what decimal.js's cmp answers, 20,000 pairs", () => {
+    fc.assert(
+      fc.property(literal, literal, (a, b) => {
+        const x = new Exact(a);
+        const y = new Exact(b);
+        expect(compareExact(x, y)).toBe(x.cmp(y));
+        expect(compareExact(x, x)).toBe(0);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+  it.each([
+    ["0", "-0", 0],
+    ["0", "1e-999", -1],
+    ["-1e-999", "0", -1],
+    ["1.0000001", "1.00000010", 0],
+    ["-2", "-10", 1],
+    ["12345678", "12345678.5", -1],
+  ])("%s against %s is %i", (a, b, expected) => {
+    expect(compareExact(new Exact(a), new Exact(b))).toBe(expected);
   });
 });

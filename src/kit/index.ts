@@ -7,6 +7,7 @@ export {
   type ArithmeticResult,
   arithmeticResult,
   assertWritable,
+  compareExact,
   Exact,
   exactFromWords,
   MAX_RESULT_DIGITS,
