@@ -101,12 +101,12 @@ export function arithmeticResult(value: Exact): ArithmeticResult {
 export function compareExact(a: Exact, b: Exact): -1 | 0 | 1 {
   const ad = a.d;
   const bd = b.d;
-  const aZero = ad[0] === 0;
-  const bZero = bd[0] === 0;
-  if (aZero || bZero) return aZero ? (bZero ? 0 : b.s > 0 ? -1 : 1) : a.s > 0 ? 1 : -1;
-  if (a.s !== b.s) return a.s > 0 ? 1 : -1;
+  // A finite value's sign `s` is 1 or -1; a zero (either sign) has the single word 0.
+  const sign = a.s as 1 | -1;
+  if (bd[0] === 0) return ad[0] === 0 ? 0 : sign;
+  if (ad[0] === 0) return -b.s as -1 | 1;
+  if (a.s !== b.s) return sign;
   // Same sign from here: a larger magnitude is the larger value when positive.
-  const sign = a.s > 0 ? 1 : -1;
   if (a.e !== b.e) return a.e > b.e ? sign : (-sign as -1 | 1);
   const common = Math.min(ad.length, bd.length);
   for (let i = 0; i < common; i++) {
