@@ -1,7 +1,6 @@
 /**
  * Response headers for a JSON API, and the one CORS policy of the whole service.
  */
-import { createRequire } from "node:module";
 import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 import { REQUEST_ID_HEADER } from "./observability.js";
@@ -9,35 +8,27 @@ import { REQUEST_ID_HEADER } from "./observability.js";
 /** Pages that set their own policy (docs, GraphiQL) keep it; everything else is JSON. */
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-// fastify keeps a reply's headers in a plain object under its own symbol; `reply.header()`
-// lowercases each name and stores it under a computed key. Set as named properties, always
-// in this order, the object keeps one shape for every request.
-const { kReplyHeaders } = createRequire(import.meta.url)("fastify/lib/symbols.js") as {
-  kReplyHeaders: symbol;
-};
-if (typeof kReplyHeaders !== "symbol")
-  throw new Error("fastify/lib/symbols.js has no kReplyHeaders");
+/** The headers every response carries, whoever answers it. */
+const CONSTANT_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+} as const;
 
 /**
  * Headers every response carries: the request id, `nosniff`, `no-store` and a strict
  * default CSP (a route that chooses its own caching or policy, like the docs, replaces
- * them), no referrer and no framing, and `Connection: close` while `draining()`, so no
- * client sends a request on a socket the server is about to close. Set as the request
- * arrives, in one hook written with a callback: cheaper than inspecting the reply in
- * `onSend`.
+ * them), and `Connection: close` while `draining()`, so no client sends a request on a
+ * socket the server is about to close. Set as the request arrives, in one hook written
+ * with a callback: cheaper than inspecting the reply in `onSend`.
  */
 export function registerResponseHeaders(app: FastifyInstance, draining: () => boolean): void {
   app.addHook("onRequest", (request, reply, done) => {
-    const headers = (reply as unknown as Record<symbol, Record<string, string>>)[kReplyHeaders];
-    if (headers === undefined)
-      throw new Error("fastify no longer keeps reply headers under kReplyHeaders");
-    headers[REQUEST_ID_HEADER] = request.id;
-    headers["x-content-type-options"] = "nosniff";
-    headers["referrer-policy"] = "no-referrer";
-    headers["x-frame-options"] = "DENY";
-    headers["cache-control"] = "no-store";
-    headers["content-security-policy"] = JSON_CSP;
-    if (draining()) headers.connection = "close";
+    reply.headers(CONSTANT_HEADERS);
+    reply.header(REQUEST_ID_HEADER, request.id);
+    reply.header("cache-control", "no-store");
+    reply.header("content-security-policy", JSON_CSP);
+    if (draining()) reply.header("connection", "close");
     done();
   });
 }
