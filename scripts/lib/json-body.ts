@@ -1,6 +1,6 @@
 /**
  * Whether a body is what every error of the service sends: a JSON object (or array). The
- * soak and the abuse tests check every error answer with it.
+ * soak, the abuse tests and the fuzz oracle check every error answer with it.
  */
 export function isJsonObject(body: string): boolean {
   try {

@@ -14,6 +14,7 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { isJsonObject } from "../../scripts/lib/json-body.js";
 
 type Json = Record<string, unknown>;
 
@@ -78,16 +79,6 @@ export function findNonFiniteToken(body: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Whether `body` is a JSON object or array (an error body must be one). */
-export function isJsonDocument(body: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === "object" && parsed !== null;
-  } catch {
-    return false;
-  }
 }
 
 const headerOf = (headers: ObservedResponse["headers"], name: string): string | undefined => {
@@ -192,7 +183,7 @@ export class Oracle {
       this.counts.serverErrors += 1;
       problems.push(`server error ${response.statusCode}`);
     }
-    if (response.statusCode >= 400 && !isJsonDocument(response.body)) {
+    if (response.statusCode >= 400 && !isJsonObject(response.body)) {
       this.counts.errorsWithoutJsonBody += 1;
       problems.push(`error ${response.statusCode} without a JSON body`);
     }
