@@ -20,7 +20,7 @@ import { describeParam } from "../src/kit/params.js";
 import { toolCallsIn } from "../src/mcp/http.js";
 import { toolNameOf } from "../src/mcp/tools.js";
 import { DEFAULT_OPERATIONS_DIR, loadOperations } from "../src/registry/loader.js";
-import { planFor, type QueryValues, toInput } from "../src/rest/query.js";
+import { planFor, QueryValues, toInput } from "../src/rest/query.js";
 import { badValuesFor } from "./bad-values.js";
 import { AUTH, allOperations, queryOf, TEST_KEY, testApp, urlOf } from "./helpers.js";
 import { asToolProblems, callOperation, httpClient, textJson } from "./mcp-helpers.js";
@@ -70,10 +70,8 @@ function badCases(operation: AnyOperation): BadCase[] {
       ]
         .filter(Boolean)
         .join("&");
-      const queryValues: QueryValues = Object.create(null);
-      for (const [key, value] of new URLSearchParams(query)) {
-        queryValues[key] = [...(queryValues[key] ?? []), value];
-      }
+      const queryValues = new QueryValues();
+      for (const [key, value] of new URLSearchParams(query)) queryValues.add(key, value);
       const converted = toInput(plan, queryValues);
       if (converted.problems.length > 0) return [];
       return [{ name, why, query, args: converted.input }];

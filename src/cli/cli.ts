@@ -12,7 +12,7 @@ import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { pathOf } from "../rest/path.js";
-import { planFor, type QueryValues, toInput } from "../rest/query.js";
+import { planFor, QueryValues, toInput } from "../rest/query.js";
 import { listing, operationHelp, PROGRAM, usage } from "./help.js";
 import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, report } from "./output.js";
 
@@ -46,7 +46,7 @@ const VALUED = new Set(["url", "key", "api-key"]);
 function parseArgs(argv: readonly string[], operations: ReadonlyMap<string, AnyOperation>): Parsed {
   const positionals: string[] = [];
   const globals: Globals = { json: false, help: false };
-  const values: QueryValues = Object.create(null);
+  const values = new QueryValues();
   const problems: Problem[] = [];
   let index = 0;
   for (; index < argv.length; index += 1) {
@@ -96,9 +96,7 @@ function parseArgs(argv: readonly string[], operations: ReadonlyMap<string, AnyO
       else globals.key = value;
       continue;
     }
-    const list = values[name];
-    if (list) list.push(value);
-    else values[name] = [value];
+    values.add(name, value);
   }
   return { positionals, globals, values, problems };
 }
@@ -145,8 +143,7 @@ async function runRemote(
   key: string | undefined,
 ) {
   const query = new URLSearchParams();
-  for (const name of Object.keys(values))
-    for (const value of values[name] ?? []) query.append(name, value);
+  for (const [name, list] of values) for (const value of list) query.append(name, value);
   const search = query.toString();
   const target = `${url.replace(/\/+$/, "")}${pathOf(operation)}${search ? `?${search}` : ""}`;
   const response = await fetch(target, { headers: key ? { "x-api-key": key } : {} });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { QueryValues } from "../rest/query.js";
 
 export const GRAPHIQL_ASSETS_PATH = "/graphql/assets";
 
@@ -40,8 +41,7 @@ const CSP = [
 export function wantsGraphiql(request: FastifyRequest): boolean {
   if (request.method !== "GET") return false;
   if (!request.headers.accept?.includes("text/html")) return false;
-  const query = request.query as Record<string, unknown> | undefined;
-  return query === undefined || query === null || !Object.hasOwn(query, "query");
+  return !(request.query as QueryValues).has("query");
 }
 
 function page(title: string): string {

@@ -10,7 +10,7 @@ import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { MALFORMED, type QueryValues } from "../rest/query.js";
+import type { QueryValues } from "../rest/query.js";
 
 /** `extensions.code` of a refusal, by HTTP status. */
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {
@@ -117,7 +117,7 @@ const NO_QUERY = badRequest(
 
 /** A GET parameter given as JSON text (`variables`, `extensions`), parsed; empty is absent. */
 function jsonParameter(values: QueryValues, name: string): unknown {
-  const text = values[name]?.[0];
+  const text = values.get(name)?.[0];
   if (text === undefined || text === "") return undefined;
   try {
     return JSON.parse(text);
@@ -128,15 +128,15 @@ function jsonParameter(values: QueryValues, name: string): unknown {
 
 /** GraphQL parameters of a GET, from the query values fastify already parsed (strictly). */
 function paramsOfQuery(values: QueryValues): Record<string, unknown> {
-  const malformed = values[MALFORMED]?.[0];
+  const malformed = values.malformed?.[0];
   if (malformed) {
     throw badRequest(
       `The "${malformed.name}" query parameter is not valid percent-encoded UTF-8 (a '%' must be followed by two hexadecimal digits, and the bytes must be UTF-8).`,
     );
   }
-  const query = values.query?.[0];
+  const query = values.get("query")?.[0];
   if (query === undefined || query === "") throw NO_QUERY;
-  const operationName = values.operationName?.[0];
+  const operationName = values.get("operationName")?.[0];
   return {
     query,
     operationName: operationName === "" ? undefined : operationName,

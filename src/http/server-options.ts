@@ -63,7 +63,8 @@ export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOp
     routerOptions: {
       ignoreTrailingSlash: false,
       maxParamLength: 200,
-      querystringParser: parseQueryString,
+      // Fastify types the parsed query as a plain record; ours is a Map (rest/query.ts).
+      querystringParser: parseQueryString as unknown as (query: string) => Record<string, unknown>,
     },
     return503OnClosing: true,
     clientErrorHandler: handleClientError,

@@ -14,12 +14,6 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, isWellFormed, type ParamDescription } from "../kit/params.js";
 
-/** Set on parsed values when the query had more than {@link MAX_QUERY_PAIRS} pairs. */
-export const TRUNCATED: unique symbol = Symbol("query truncated");
-
-/** Set on parsed values when some name or value is not valid percent-encoded UTF-8. */
-export const MALFORMED: unique symbol = Symbol("query malformed");
-
 /** A value kept undecoded because it is not valid percent-encoded UTF-8. */
 export interface MalformedValue {
   /** The parameter's name (decoded; undecoded when the name itself is malformed). */
@@ -28,11 +22,37 @@ export interface MalformedValue {
   index: number;
 }
 
-/** Every value of every parameter, in order. Null prototype: `__proto__` is just a name. */
-export type QueryValues = Record<string, string[]> & {
-  [TRUNCATED]?: true;
-  [MALFORMED]?: MalformedValue[];
-};
+/**
+ * Every value of every parameter, in order, by name. A Map, so any name (`__proto__`,
+ * `constructor`) is just a name, and so each request's parameters are not added one by one
+ * to an object in V8's slow dictionary mode, as a null-prototype object's are.
+ */
+export class QueryValues extends Map<string, string[]> {
+  /** The query had more than {@link MAX_QUERY_PAIRS} pairs; the rest were not read. */
+  truncated = false;
+  /** Names or values kept as sent because they are not valid percent-encoded UTF-8. */
+  malformed: MalformedValue[] | undefined = undefined;
+
+  /** Appends `value` to `name`'s values; answers its index among them. */
+  add(name: string, value: string): number {
+    const list = this.get(name);
+    if (list) return list.push(value) - 1;
+    this.set(name, [value]);
+    return 0;
+  }
+
+  isMalformed(name: string, index: number): boolean {
+    if (this.malformed === undefined) return false;
+    for (const entry of this.malformed)
+      if (entry.name === name && entry.index === index) return true;
+    return false;
+  }
+
+  markMalformed(name: string, index: number): void {
+    if (this.malformed === undefined) this.malformed = [{ name, index }];
+    else this.malformed.push({ name, index });
+  }
+}
 
 /** Most parameters one request may carry: a 10,000-item list sent as repeats, and spare. */
 export const MAX_QUERY_PAIRS = 10_100;
@@ -85,32 +105,19 @@ function markOf(code: number): number {
         : 0;
 }
 
-function addValue(values: QueryValues, name: string, value: string): number {
-  const list = values[name];
-  if (list) return list.push(value) - 1;
-  values[name] = [value];
-  return 0;
-}
-
-function markMalformed(values: QueryValues, name: string, index: number): void {
-  const malformed = values[MALFORMED];
-  if (malformed) malformed.push({ name, index });
-  else Object.defineProperty(values, MALFORMED, { value: [{ name, index }] });
-}
-
 /**
  * Splits a raw query string (without `?`) into its values in one pass, decoding `+` and
  * percent escapes as forms do, and only in the names and values that hold any. A name or
- * value that does not decode is kept as sent and listed under {@link MALFORMED}; the
- * caller reports it. Stops at {@link MAX_QUERY_PAIRS} and marks the result
- * {@link TRUNCATED}. Fastify's `querystringParser`, so a query is parsed once per request.
+ * value that does not decode is kept as sent and listed in `malformed`; the caller reports
+ * it. Stops at {@link MAX_QUERY_PAIRS} and marks the result `truncated`. Fastify's
+ * `querystringParser`, so a query is parsed once per request.
  *
  * @example
- * parseQueryString("numbers=1,2&numbers=3"); // { numbers: ["1,2", "3"] }
- * parseQueryString("text=%ZZ"); // { text: ["%ZZ"], [MALFORMED]: [{ name: "text", index: 0 }] }
+ * parseQueryString("numbers=1,2&numbers=3"); // Map { numbers: ["1,2", "3"] }
+ * parseQueryString("text=%ZZ").malformed; // [{ name: "text", index: 0 }]
  */
 export function parseQueryString(query: string): QueryValues {
-  const values: QueryValues = Object.create(null);
+  const values = new QueryValues();
   const length = query.length;
   let pairs = 0;
   let start = 0;
@@ -122,7 +129,7 @@ export function parseQueryString(query: string): QueryValues {
     if (code === AMPERSAND) {
       if (index > start) {
         if (++pairs > MAX_QUERY_PAIRS) {
-          Object.defineProperty(values, TRUNCATED, { value: true });
+          values.truncated = true;
           return values;
         }
         const nameEnd = equals === -1 ? index : equals;
@@ -131,11 +138,11 @@ export function parseQueryString(query: string): QueryValues {
         const name = decode(rawName, nameMarks);
         const value = decode(rawValue, valueMarks);
         if (name === undefined) {
-          markMalformed(values, rawName, addValue(values, rawName, rawValue));
+          values.markMalformed(rawName, values.add(rawName, rawValue));
         } else if (value === undefined) {
-          markMalformed(values, name, addValue(values, name, rawValue));
+          values.markMalformed(name, values.add(name, rawValue));
         } else {
-          addValue(values, name, value);
+          values.add(name, value);
         }
       }
       start = index + 1;
@@ -196,13 +203,6 @@ function malformedProblem(plan: QueryPlan, name: string, loc: string[], raw: str
   };
 }
 
-function isMalformed(values: QueryValues, name: string, index: number): boolean {
-  const malformed = values[MALFORMED];
-  if (!malformed) return false;
-  for (const entry of malformed) if (entry.name === name && entry.index === index) return true;
-  return false;
-}
-
 /** Pushes the comma-separated items of `value` onto `items`, converted. */
 function pushItems(items: unknown[], value: string, item: ParamDescription): void {
   let start = 0;
@@ -247,7 +247,7 @@ function pushMalformedItems(
  * to be reported with the schema's own.
  *
  * @example
- * toInput(planFor(sum), { numbers: ["1,2", "3"] }); // { input: { numbers: ["1","2","3"] }, problems: [] }
+ * toInput(planFor(sum), parseQueryString("numbers=1,2&numbers=3")); // { input: { numbers: ["1","2","3"] }, problems: [] }
  */
 export function toInput(
   plan: QueryPlan,
@@ -255,9 +255,7 @@ export function toInput(
 ): { input: Record<string, unknown>; problems: Problem[] } {
   const input: Record<string, unknown> = {};
   const problems: Problem[] = [];
-  const anyMalformed = values[MALFORMED] !== undefined;
-  for (const name in values) {
-    const raw = values[name] as string[];
+  for (const [name, raw] of values) {
     const param = plan.get(name);
     if (!param) {
       problems.push({
@@ -270,7 +268,7 @@ export function toInput(
       const items: unknown[] = [];
       for (let index = 0; index < raw.length; index++) {
         const value = raw[index] as string;
-        if (anyMalformed && isMalformed(values, name, index)) {
+        if (values.isMalformed(name, index)) {
           pushMalformedItems(items, value, item, (at, piece) =>
             problems.push(malformedProblem(plan, name, [name, String(at)], piece)),
           );
@@ -287,7 +285,7 @@ export function toInput(
           type: "value_error",
         });
       }
-      if (anyMalformed && isMalformed(values, name, 0)) {
+      if (values.isMalformed(name, 0)) {
         problems.push(malformedProblem(plan, name, [name], raw[0] as string));
       }
       // The first value is still checked, so the answer is not also "Field required".

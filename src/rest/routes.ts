@@ -6,7 +6,7 @@ import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { REST_PREFIX, routeOf } from "./path.js";
-import { planFor, type QueryValues, TRUNCATED, toInput } from "./query.js";
+import { planFor, type QueryValues, toInput } from "./query.js";
 
 /** Registers the `/v1` scope: its access hook and one GET route per operation. */
 export function registerRestRoutes(
@@ -23,7 +23,7 @@ export function registerRestRoutes(
         v1.get(routeOf(operation), (request) => {
           const values = request.query as QueryValues;
           const { input, problems } = toInput(plan, values);
-          if (values[TRUNCATED]) {
+          if (values.truncated) {
             problems.push({
               loc: [],
               msg: "Value error, too many query parameters",
