@@ -7,6 +7,7 @@ import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { drainConnections, trackConnections } from "./http/drain.js";
+import { holdTickShape } from "./runtime/tick-shape.js";
 
 function announceGeneratedKey(config: Config): void {
   if (!config.generatedKey) return;
@@ -29,6 +30,7 @@ async function serve(config: Config): Promise<void> {
   const service = await buildReloadableApp(config);
   const { app } = service;
   const connections = trackConnections(app.server);
+  await holdTickShape();
   await app.listen({ host: config.host, port: config.port });
   // SIGHUP: load the operations afresh (see reload.ts); a refused set leaves the old one.
   process.on("SIGHUP", () => {
