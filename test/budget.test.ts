@@ -148,6 +148,21 @@ describe.each(["fast path", "yoga"])("GraphQL documents, %s", (path) => {
     expect(refused.json().errors[0].extensions).toMatchObject({ limit: "budget" });
   });
 
+  it("counts the same document again on every request: literal arguments once worked out, variables each time", async () => {
+    const app = apps[path] as FastifyInstance;
+    const rules = RULES.map((r) => `"${r}"`).join(",");
+    const literal = `{ ${[0, 1].map((i) => `f${i}: misc { fizzbuzz(start: 1, end: 10000, rules: [${rules}]) { items } }`).join(" ")} }`;
+    for (let round = 0; round < 3; round++) {
+      const response = await post(app, literal, {});
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors[0].extensions).toMatchObject({ limit: "budget" });
+    }
+    const statuses = [];
+    for (const n of [["1", "2"], WIDE, ["3"]])
+      statuses.push((await post(app, SUMS(11), { n })).statusCode);
+    expect(statuses).toEqual([200, 400, 200]);
+  });
+
   it("leaves a field whose arguments are invalid to fail on its own", async () => {
     const response = await post(
       apps[path] as FastifyInstance,

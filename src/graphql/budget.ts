@@ -20,6 +20,7 @@ import {
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
 } from "graphql";
 import { declaredCost, overBudget, type Spent } from "../core/budget.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
@@ -33,7 +34,27 @@ interface Site {
   // biome-ignore lint/suspicious/noExplicitAny: graphql's own field type, any source
   field: GraphQLField<any, any>;
   node: FieldNode;
+  /** Whether its arguments refer to variables; if not, its cost is the same every request. */
+  variable: boolean;
+  /** That cost once worked out (null: none declared, or arguments that do not coerce). */
+  fixed: Cost | null | undefined;
 }
+
+/** Whether a value refers to a variable anywhere inside it. */
+function hasVariable(value: ValueNode): boolean {
+  switch (value.kind) {
+    case Kind.VARIABLE:
+      return true;
+    case Kind.LIST:
+      return value.values.some(hasVariable);
+    case Kind.OBJECT:
+      return value.fields.some((field) => hasVariable(field.value));
+    default:
+      return false;
+  }
+}
+
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** The costed fields of one operation of a document (with its variable definitions). */
 export interface CostedFields {
@@ -91,7 +112,10 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
         if (selection.kind === Kind.FIELD) {
           const operation = costed.get(area)?.get(selection.name.value);
           const field = fields[selection.name.value];
-          if (operation && field) sites.push({ operation, field, node: selection });
+          if (operation && field) {
+            const variable = selection.arguments?.some((arg) => hasVariable(arg.value)) ?? false;
+            sites.push({ operation, field, node: selection, variable, fixed: undefined });
+          }
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           sites.push(...inArea(area, selection.selectionSet));
         } else {
@@ -148,44 +172,46 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
     variables: Record<string, unknown> | null | undefined,
   ): GraphQLError | undefined {
     if (fields.definition === null) return undefined;
-    const coerced = getVariableValues(
-      schema,
-      fields.definition.variableDefinitions ?? [],
-      variables ?? {},
-      { maxErrors: 1 },
-    );
-    if (coerced.errors) return undefined;
+    const definitions = fields.definition.variableDefinitions ?? [];
+    let values = NO_VARIABLES;
+    if (definitions.length > 0) {
+      const coerced = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 1 });
+      if (coerced.errors) return undefined;
+      values = coerced.coerced;
+    }
     const spent: Spent = { work: 0, bytes: 0 };
-    // A fragment spread many times is one node: its cost is worked out once.
-    let lastNode: FieldNode | undefined;
-    let lastCost: Cost | undefined;
-    for (const { operation, field, node } of fields.sites) {
-      if (node === lastNode && lastCost) {
-        spent.work += lastCost.work;
-        spent.bytes += lastCost.bytes;
-        const reason = overBudget(spent);
-        if (reason !== undefined) return refusal(reason, spent);
-        continue;
+    // A field without variables costs the same every request, and a fragment spread many
+    // times in a row is one site: each worked out once.
+    let last: Site | undefined;
+    let lastCost: Cost | null = null;
+    for (const site of fields.sites) {
+      let cost: Cost | null | undefined = site === last ? lastCost : site.fixed;
+      if (cost === undefined) {
+        cost = costOf(site, values);
+        if (!site.variable) site.fixed = cost;
       }
-      lastNode = node;
-      lastCost = undefined;
-      let args: Record<string, unknown>;
-      try {
-        args = getArgumentValues(field, node, coerced.coerced);
-      } catch {
-        continue;
-      }
-      const input: Record<string, unknown> = {};
-      for (const name in args) if (args[name] !== null) input[name] = args[name];
-      const cost = declaredCost(operation, input);
-      if (!cost) continue;
+      last = site;
       lastCost = cost;
+      if (cost === null) continue;
       spent.work += cost.work;
       spent.bytes += cost.bytes;
       const reason = overBudget(spent);
       if (reason !== undefined) return refusal(reason, spent);
     }
     return undefined;
+  }
+
+  /** What one field declares it will spend with these variables; null if nothing or invalid. */
+  function costOf(site: Site, values: Record<string, unknown>): Cost | null {
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(site.field, site.node, values);
+    } catch {
+      return null;
+    }
+    const input: Record<string, unknown> = {};
+    for (const name in args) if (args[name] !== null) input[name] = args[name];
+    return declaredCost(site.operation, input) ?? null;
   }
 
   function refusal(reason: string, spent: Spent): GraphQLError {
