@@ -187,7 +187,7 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
     {
       name: "mcp-sum",
       server: "service",
-      description: `POST /mcp, one tools/call of math_sum with REST sum's numbers (a fresh SDK server per request, as stateless mode requires)`,
+      description: `POST /mcp, one tools/call of math_sum with REST sum's numbers (stateless: one SDK server answers every request)`,
       calculationsPerRequest: 1,
       requests: [
         {

@@ -12,36 +12,22 @@ import { overBudget, type Spent } from "../core/budget.js";
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
+import type { Exchange } from "./exchange.js";
 import { createMcpTools } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
 
-/** The request headers the SDK's transport reads. */
-const FORWARDED_HEADERS = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id"];
+/** The SDK's parts, imported once, on the first request: the framing and the server's exchange. */
+type Framing = typeof import("./exchange.js");
 
-/** The SDK's parts a request needs, imported once, on first use. */
-interface Sdk {
-  mcpServer: typeof import("./server.js").mcpServer;
-  Transport: typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").WebStandardStreamableHTTPServerTransport;
-}
+let framing: Promise<Framing> | undefined;
 
-let sdk: Promise<Sdk> | undefined;
-
-function loadSdk(): Promise<Sdk> {
-  sdk ??= Promise.all([
-    import("./server.js"),
-    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-  ]).then(
-    ([server, transport]) => ({
-      mcpServer: server.mcpServer,
-      Transport: transport.WebStandardStreamableHTTPServerTransport,
-    }),
-    (error: unknown) => {
-      sdk = undefined; // the next request tries again
-      throw error;
-    },
-  );
-  return sdk;
+function loadFraming(): Promise<Framing> {
+  framing ??= import("./exchange.js").catch((error: unknown) => {
+    framing = undefined; // the next request tries again
+    throw error;
+  });
+  return framing;
 }
 
 /** How many `tools/call` messages a JSON-RPC body (one message or a batch) holds. */
@@ -58,18 +44,6 @@ export function toolCallsIn(body: unknown): number {
     }
   }
   return calls;
-}
-
-function webRequest(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const name of FORWARDED_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  return new Request(`http://${request.hostname || "localhost"}${MCP_PATH}`, {
-    method: "POST",
-    headers,
-  });
 }
 
 /**
@@ -89,6 +63,15 @@ export function registerMcp(
   const tools = createMcpTools(operations, run, (error) =>
     app.log.error({ err: error }, "unexpected fault"),
   );
+  // One server for this set of tools, connected on the first request.
+  let exchange: Promise<Exchange> | undefined;
+  const exchangeOf = (connect: Framing["connectExchange"]) => {
+    exchange ??= connect(tools).catch((error: unknown) => {
+      exchange = undefined;
+      throw error;
+    });
+    return exchange;
+  };
 
   /** Why a batch's calls together are over the request budget, or undefined. */
   function batchOverBudget(messages: unknown[]): string | undefined {
@@ -134,25 +117,15 @@ export function registerMcp(
     MCP_PATH,
     { onRequest: access.authenticateOnly, preHandler: chargeToolCalls },
     async (request, reply) => {
-      const { mcpServer, Transport } = await loadSdk();
-      // Stateless: the SDK wants a fresh server and transport for every request.
-      const server = mcpServer(tools);
-      const transport = new Transport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      try {
-        await server.connect(transport);
-        const response = await transport.handleRequest(webRequest(request), {
-          parsedBody: request.body,
-        });
-        reply.code(response.status);
-        for (const [name, value] of response.headers) reply.header(name, value);
-        const text = await response.text();
-        return reply.send(text.length > 0 ? text : undefined);
-      } finally {
-        await server.close();
-      }
+      const { answerPost, connectExchange } = await loadFraming();
+      const answer = await answerPost(
+        await exchangeOf(connectExchange),
+        request.headers,
+        request.body,
+      );
+      reply.code(answer.status);
+      if (answer.body === undefined) return reply.send();
+      return reply.type("application/json").send(answer.body);
     },
   );
 }

@@ -53,7 +53,7 @@ function handlersOf(tools: McpTools): Handlers {
 
 /**
  * A server answering `tools/list` and `tools/call` with `tools`; connect it to one
- * transport (stateless HTTP wants a fresh one per request).
+ * transport (stdio's, or the HTTP exchange of `exchange.ts`, which serves every request).
  *
  * @example
  * await mcpServer(createMcpTools(operations, execute, onFault)).connect(new StdioServerTransport());

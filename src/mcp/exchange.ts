@@ -1,0 +1,162 @@
+/**
+ * Stateless Streamable HTTP (JSON responses) for one long-lived MCP server. The SDK's own
+ * transport for this wants a fresh server and transport per HTTP request, which cost
+ * ~400 µs of CPU and most of the memory an MCP load took; here one server, built once,
+ * answers every request through {@link Exchange}, and {@link answerPost} frames each
+ * request as the SDK's transport does: the same checks, statuses and JSON-RPC errors.
+ * Loaded with the SDK on the first `/mcp` request (see http.ts).
+ */
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { mcpServer } from "./server.js";
+import type { McpTools } from "./tools.js";
+
+/** The SDK transport's bound on one JSON-RPC batch (`MAX_BATCH_SIZE` in its requestBody.js). */
+export const MAX_BATCH_SIZE = 100;
+
+/** A request's answer: its status and JSON body (none for 202). */
+export interface McpAnswer {
+  status: number;
+  body: string | undefined;
+}
+
+/** The request headers the framing reads. */
+export interface McpHeaders {
+  accept?: string | undefined;
+  "content-type"?: string | undefined;
+  "mcp-protocol-version"?: string | string[] | undefined;
+}
+
+/** A request's response on its way back: the client's own id, and whom to hand it to. */
+interface Pending {
+  id: RequestId;
+  resolve: (message: JSONRPCMessage) => void;
+}
+
+/**
+ * The server's one transport. Each HTTP request's messages go in with ids unique in the
+ * process (clients all number their requests from 1), and each response goes back to the
+ * request that asked, with the client's id restored.
+ */
+export class Exchange implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private lastId = 0;
+  private readonly pending = new Map<number, Pending>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only responses come back: these tools send no requests or notifications of their own.
+    if (!("id" in message) || "method" in message || typeof message.id !== "number") return;
+    const pending = this.pending.get(message.id);
+    if (pending === undefined) return;
+    this.pending.delete(message.id);
+    pending.resolve({ ...message, id: pending.id } as JSONRPCMessage);
+  }
+
+  /** Hands `message` (a request) to the server; resolves with its response. */
+  request(message: JSONRPCMessage & { id: RequestId }): Promise<JSONRPCMessage> {
+    const id = ++this.lastId;
+    return new Promise((resolve) => {
+      this.pending.set(id, { id: message.id, resolve });
+      this.onmessage?.({ ...message, id } as JSONRPCMessage);
+    });
+  }
+
+  /** Hands a notification (or a client's response) to the server. */
+  notify(message: JSONRPCMessage): void {
+    this.onmessage?.(message);
+  }
+}
+
+/** The SDK transport's error answer: a JSON-RPC error with no id. */
+function failure(status: number, code: number, message: string): McpAnswer {
+  return { status, body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }) };
+}
+
+/**
+ * Answers one `POST /mcp` whose body fastify has parsed, as the SDK's stateless transport
+ * with JSON responses would: 406 without both media types in `Accept`, 415 for a body that
+ * is not JSON, 400 for a batch over {@link MAX_BATCH_SIZE} messages, a message that is
+ * not JSON-RPC, an initialization in a batch, or an unsupported `Mcp-Protocol-Version`;
+ * 202 when it holds no request; else 200 with the response (an array for several).
+ */
+export async function answerPost(
+  exchange: Exchange,
+  headers: McpHeaders,
+  body: unknown,
+): Promise<McpAnswer> {
+  const accept = headers.accept;
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
+    return failure(
+      406,
+      -32000,
+      "Not Acceptable: Client must accept both application/json and text/event-stream",
+    );
+  }
+  if (!isJsonContentType(headers["content-type"])) {
+    return failure(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
+    return failure(
+      400,
+      -32600,
+      `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`,
+    );
+  }
+  const raw = Array.isArray(body) ? body : [body];
+  const messages: JSONRPCMessage[] = [];
+  for (const item of raw) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return failure(400, -32700, "Parse error: Invalid JSON-RPC message");
+    messages.push(parsed.data);
+  }
+  const initializing = messages.some(isInitializeRequest);
+  if (initializing && messages.length > 1) {
+    return failure(400, -32600, "Invalid Request: Only one initialization request is allowed");
+  }
+  const version = headers["mcp-protocol-version"];
+  if (
+    !initializing &&
+    typeof version === "string" &&
+    !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+  ) {
+    return failure(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+    );
+  }
+  const answers: Promise<JSONRPCMessage>[] = [];
+  for (const message of messages) {
+    if (isJSONRPCRequest(message)) answers.push(exchange.request(message));
+    else exchange.notify(message);
+  }
+  if (answers.length === 0) return { status: 202, body: undefined };
+  const responses = await Promise.all(answers);
+  return {
+    status: 200,
+    body: JSON.stringify(responses.length === 1 ? responses[0] : responses),
+  };
+}
+
+/** The server for `tools`, connected once to its exchange. */
+export async function connectExchange(tools: McpTools): Promise<Exchange> {
+  const exchange = new Exchange();
+  await mcpServer(tools).connect(exchange);
+  return exchange;
+}
