@@ -17,17 +17,10 @@ import { createMcpTools } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
 
-/** The SDK's parts, imported once, on the first request: the framing and the server's exchange. */
-type Framing = typeof import("./exchange.js");
-
-let framing: Promise<Framing> | undefined;
-
-function loadFraming(): Promise<Framing> {
-  framing ??= import("./exchange.js").catch((error: unknown) => {
-    framing = undefined; // the next request tries again
-    throw error;
-  });
-  return framing;
+/** What answers `/mcp`: the framing, and the one server's exchange. */
+interface Mcp {
+  answerPost: typeof import("./exchange.js").answerPost;
+  exchange: Exchange;
 }
 
 /** How many `tools/call` messages a JSON-RPC body (one message or a batch) holds. */
@@ -63,14 +56,19 @@ export function registerMcp(
   const tools = createMcpTools(operations, run, (error) =>
     app.log.error({ err: error }, "unexpected fault"),
   );
-  // One server for this set of tools, connected on the first request.
-  let exchange: Promise<Exchange> | undefined;
-  const exchangeOf = (connect: Framing["connectExchange"]) => {
-    exchange ??= connect(tools).catch((error: unknown) => {
-      exchange = undefined;
-      throw error;
-    });
-    return exchange;
+  // The SDK is imported, and one server for these tools connected, on the first request.
+  let mcp: Promise<Mcp> | undefined;
+  const ready = (): Promise<Mcp> => {
+    if (mcp === undefined) {
+      mcp = import("./exchange.js").then(async ({ answerPost, connectExchange }) => ({
+        answerPost,
+        exchange: await connectExchange(tools),
+      }));
+      mcp.catch(() => {
+        mcp = undefined; // the next request tries again
+      });
+    }
+    return mcp;
   };
 
   /** Why a batch's calls together are over the request budget, or undefined. */
@@ -117,12 +115,8 @@ export function registerMcp(
     MCP_PATH,
     { onRequest: access.authenticateOnly, preHandler: chargeToolCalls },
     async (request, reply) => {
-      const { answerPost, connectExchange } = await loadFraming();
-      const answer = await answerPost(
-        await exchangeOf(connectExchange),
-        request.headers,
-        request.body,
-      );
+      const { answerPost, exchange } = await ready();
+      const answer = await answerPost(exchange, request.headers, request.body);
       reply.code(answer.status);
       if (answer.body === undefined) return reply.send();
       return reply.type("application/json").send(answer.body);
