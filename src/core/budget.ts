@@ -14,9 +14,8 @@ export interface Spent {
   bytes: number;
 }
 
-// Read once: comparing with module constants needs no property load (and so no type
-// feedback) per call; V8 was seen to deoptimise the load from REQUEST_BUDGET, inlined in
-// the runner, again and again for want of feedback (docs/performance.md).
+// Read once: a comparison with module constants needs no property load, whose type
+// feedback V8 lost again and again here, deoptimising the runner (docs/performance.md).
 const BUDGET_BYTES = REQUEST_BUDGET.bytes;
 const BUDGET_WORK = REQUEST_BUDGET.work;
 

@@ -1,7 +1,7 @@
 /**
  * Stateless Streamable HTTP (JSON responses) for one long-lived MCP server. The SDK's own
- * transport for this wants a fresh server and transport per HTTP request, which cost
- * ~400 µs of CPU and most of the memory an MCP load took; here one server, built once,
+ * transport for this wants a fresh server and transport per HTTP request, the costliest
+ * part of an MCP call in CPU and memory (docs/mcp.md); here one server, built once,
  * answers every request through {@link Exchange}, and {@link answerPost} frames each
  * request as the SDK's transport does: the same checks, statuses and JSON-RPC errors.
  * Loaded with the SDK on the first `/mcp` request (see http.ts).

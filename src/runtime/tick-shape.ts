@@ -3,9 +3,9 @@
  * the process. Node builds each entry as an object literal with computed (symbol) keys, so
  * V8 reaches its final shape only through transitions that nothing holds once the queue is
  * empty: every mark-compact dropped them, and the next `nextTick` calls went through V8's
- * runtime (`DefineKeyedOwnPropertyInLiteral`) again. Under load that cost ~9 µs of CPU per
- * HTTP request (seven calls each) with the production heap flags; holding one entry, which
- * is the resource `executionAsyncResource()` answers inside a tick, costs nothing.
+ * runtime (`DefineKeyedOwnPropertyInLiteral`) again, seven times per HTTP request (figures
+ * in docs/performance.md). One entry, the resource `executionAsyncResource()` answers
+ * inside a tick, is held instead.
  */
 import { executionAsyncResource } from "node:async_hooks";
 
