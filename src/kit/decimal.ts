@@ -129,9 +129,6 @@ const ZERO = 48;
 const NINE = 57;
 const isDigit = (code: number) => code >= ZERO && code <= NINE;
 
-/** Words of the literal being read: at most 30 digits, so at most 6 words (reused). */
-const scratchWords: number[] = [0, 0, 0, 0, 0, 0];
-
 /** The digit at `position` of a literal's digits, the point skipped (no closure per call). */
 function digitAt(
   text: string,
@@ -166,18 +163,33 @@ export function exactFromWords(sign: 1 | -1, exponent: number, words: number[]):
 }
 
 /**
+ * What {@link readShortDecimal} read last: sign, decimal.js's exponent, and `count` words
+ * in {@link SHORT_WORDS}. One object, reused: reading a literal allocates nothing.
+ */
+export const SHORT_READ = { sign: 1 as 1 | -1, exponent: 0, count: 0 };
+/** Words of the literal read last: at most 30 digits, so at most 6 words (reused). */
+export const SHORT_WORDS: number[] = [0, 0, 0, 0, 0, 0];
+
+/**
+ * Places after the point of a value with decimal.js's exponent `e` and `count` words whose
+ * last is `last`: decimal.js's `decimalPlaces()`, from the parts.
+ */
+export function placesOf(e: number, count: number, last: number): number {
+  let places = (count - 1 - Math.floor(e / WORD_DIGITS)) * WORD_DIGITS;
+  if (last !== 0) for (let word = last; word % 10 === 0; word /= 10) places--;
+  return Math.max(places, 0);
+}
+
+/**
  * The fast path for the literals clients usually send (`1`, `-2.5`, `0.125`, `2.5e-4`): an
  * optional sign, at most 15 digits before and 15 after the point, and an optional
  * exponent of at most 4 digits. Read in one pass over the characters into decimal.js's
- * own representation (sign, exponent, base-10^7 words), the value decimal.js would parse,
- * without its regular expressions and string slicing. Undefined when `text` is not such a
- * literal, or needs more digits than the limits (then the full checks run).
- *
- * @example
- * parseShortDecimal("0.1")?.toFixed(); // "0.1"
- * parseShortDecimal("1e10000"); // undefined
+ * own representation (sign, exponent, base-10^7 words), left in {@link SHORT_READ} and
+ * {@link SHORT_WORDS}: the value decimal.js would parse, without its regular expressions
+ * and string slicing. False when `text` is not such a literal, or needs more digits than
+ * the limits (then the full checks run). A zero is decimal.js's: the one word 0, exponent 0.
  */
-export function parseShortDecimal(text: string): Exact | undefined {
+export function readShortDecimal(text: string): boolean {
   const length = text.length;
   let at = 0;
   let sign: 1 | -1 = 1;
@@ -199,12 +211,12 @@ export function parseShortDecimal(text: string): Exact | undefined {
   const fractionEnd = at;
   const integerDigits = integerEnd - integerStart;
   const fractionDigits = fractionEnd - fractionStart;
-  if (integerDigits + fractionDigits === 0) return undefined;
-  if (integerDigits > SHORT_DIGITS || fractionDigits > SHORT_DIGITS) return undefined;
+  if (integerDigits + fractionDigits === 0) return false;
+  if (integerDigits > SHORT_DIGITS || fractionDigits > SHORT_DIGITS) return false;
   let exponent = 0;
   if (at < length) {
     const e = text.charCodeAt(at);
-    if (e !== 101 /* e */ && e !== 69 /* E */) return undefined;
+    if (e !== 101 /* e */ && e !== 69 /* E */) return false;
     let exponentSign = 1;
     const next = text.charCodeAt(++at);
     if (next === 45) {
@@ -220,7 +232,7 @@ export function parseShortDecimal(text: string): Exact | undefined {
     }
     const exponentDigits = at - exponentStart;
     if (at !== length || exponentDigits === 0 || exponentDigits > SHORT_EXPONENT_DIGITS) {
-      return undefined;
+      return false;
     }
     exponent *= exponentSign;
   }
@@ -235,15 +247,20 @@ export function parseShortDecimal(text: string): Exact | undefined {
   ) {
     firstSignificant++;
   }
-  // A zero: decimal.js's own form of it, with the sign written.
-  if (firstSignificant === digitCount) return new Exact(sign === -1 ? -0 : 0);
+  SHORT_READ.sign = sign;
+  if (firstSignificant === digitCount) {
+    SHORT_READ.exponent = 0;
+    SHORT_READ.count = 1;
+    SHORT_WORDS[0] = 0;
+    return true;
+  }
   let lastSignificant = digitCount - 1;
   while (digitAt(text, lastSignificant, integerStart, integerDigits, shift) === 0) {
     lastSignificant--;
   }
   // decimal.js's exponent: the power of ten of the first significant digit.
   const e = integerDigits - 1 - firstSignificant + exponent;
-  if (Math.abs(e) > MAX_RESULT_DIGITS) return undefined;
+  if (Math.abs(e) > MAX_RESULT_DIGITS) return false;
   // The first word holds the digits down to the next place that is a multiple of 7.
   let wordLeft = (e + 1) % WORD_DIGITS;
   if (wordLeft <= 0) wordLeft += WORD_DIGITS;
@@ -252,14 +269,35 @@ export function parseShortDecimal(text: string): Exact | undefined {
   for (let position = firstSignificant; position <= lastSignificant; position++) {
     word = word * 10 + digitAt(text, position, integerStart, integerDigits, shift);
     if (--wordLeft === 0) {
-      scratchWords[count++] = word;
+      SHORT_WORDS[count++] = word;
       word = 0;
       wordLeft = WORD_DIGITS;
     }
   }
-  if (wordLeft !== WORD_DIGITS) scratchWords[count++] = word * 10 ** wordLeft;
-  // Copied out at their exact length: an array grown by push() reserves 16 slots, and a
-  // 10,000-number list keeps every one of them alive until its request ends.
-  const value = exactFromWords(sign, e, scratchWords.slice(0, count));
-  return plainDigitCount(value) > MAX_RESULT_DIGITS ? undefined : value;
+  if (wordLeft !== WORD_DIGITS) SHORT_WORDS[count++] = word * 10 ** wordLeft;
+  const integerPlaces = e >= 0 ? e + 1 : 1;
+  const last = SHORT_WORDS[count - 1] as number;
+  if (integerPlaces + placesOf(e, count, last) > MAX_RESULT_DIGITS) return false;
+  SHORT_READ.exponent = e;
+  SHORT_READ.count = count;
+  return true;
+}
+
+/**
+ * {@link readShortDecimal}'s value as a decimal.js value; undefined when it reads none.
+ *
+ * @example
+ * parseShortDecimal("0.1")?.toFixed(); // "0.1"
+ * parseShortDecimal("1e10000"); // undefined
+ */
+export function parseShortDecimal(text: string): Exact | undefined {
+  if (!readShortDecimal(text)) return undefined;
+  // A zero: decimal.js's own form of it, with the sign written.
+  if (SHORT_WORDS[0] === 0) return new Exact(SHORT_READ.sign === -1 ? -0 : 0);
+  // Copied out at their exact length: an array grown by push() reserves 16 slots.
+  return exactFromWords(
+    SHORT_READ.sign,
+    SHORT_READ.exponent,
+    SHORT_WORDS.slice(0, SHORT_READ.count),
+  );
 }

@@ -15,8 +15,9 @@ export {
   plainDigitCount,
   toPlain,
 } from "./decimal.js";
+export { Decimals } from "./decimals.js";
 export { defineOperation, type Operation } from "./define.js";
 export { CalculationError, NotFoundError } from "./errors.js";
 export { groupDigits } from "./format.js";
 export { arithmeticFields, nearestDoubleField } from "./outputs.js";
-export { decimal, integer, list, text } from "./params.js";
+export { decimal, decimals, integer, list, text } from "./params.js";

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Exact, MAX_LITERAL_LENGTH } from "./decimal.js";
+import { Decimals } from "./decimals.js";
 import {
   decimal,
+  decimals,
   describeParam,
   FAST_CHECKS,
   integer,
@@ -129,6 +131,11 @@ describe("describeParam", () => {
       list(decimal(), { min: 1, max: 5 }),
       { kind: "list", item: { kind: "decimal", required: true }, min: 1, max: 5, required: true },
     ],
+    [
+      "compact list of decimals",
+      decimals({ min: 1, max: 5 }),
+      { kind: "list", item: { kind: "decimal", required: true }, min: 1, max: 5, required: true },
+    ],
   ])("%s", (_case, schema, expected) => {
     expect(describeParam(schema)).toMatchObject(expected);
   });
@@ -145,5 +152,30 @@ describe("describeParam", () => {
     ["a nullable string", z.string().nullable()],
   ])("refuses %s", (_case, schema) => {
     expect(() => describeParam(schema)).toThrow(/unsupported parameter schema type/);
+  });
+});
+
+describe("decimals", () => {
+  const schema = decimals({ min: 1, max: 3 });
+  const fast = FAST_CHECKS.get(schema) as (value: unknown) => unknown;
+
+  it.each([[["1", "-2.5"]], [["0.1", "1e3", `1${"0".repeat(40)}.5`]]])(
+    "%j: the fast check answers what zod parses",
+    (texts) => {
+      const parsed = schema.parse(texts);
+      expect(parsed).toBeInstanceOf(Decimals);
+      expect(fast(texts)).toEqual(parsed);
+    },
+  );
+
+  it.each([
+    ["too few", []],
+    ["too many", ["1", "2", "3", "4"]],
+    ["not a number", ["1", "x"]],
+    ["beyond 10,000 digits", ["1e10001"]],
+    ["not a list", "1"],
+  ])("%s: the fast check leaves it to zod, which refuses it", (_case, value) => {
+    expect(fast(value)).toBe(UNSURE);
+    expect(schema.safeParse(value).success).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import {
   parseShortDecimal,
   plainDigitCount,
 } from "./decimal.js";
+import { Decimals } from "./decimals.js";
 
 /** What a parameter's fast check answers when it cannot vouch for a value: zod decides. */
 export const UNSURE: unique symbol = Symbol("unsure");
@@ -235,6 +236,31 @@ export function list<T extends z.ZodType>(
   return options.description ? schema.describe(options.description) : schema;
 }
 
+/**
+ * A list of `min` to `max` decimal literals (as {@link decimal} takes them), parsed into
+ * one compact {@link Decimals} rather than a decimal.js value per number: for operations
+ * that take long lists of numbers. Sent and documented exactly as
+ * `list(decimal(), options)`.
+ *
+ * @example
+ * decimals({ min: 1, max: 10_000, description: "The numbers to add." })
+ */
+export function decimals(options: { min: number; max: number; description?: string }) {
+  const schema = list(decimal(), options).transform((values) => Decimals.of(values));
+  FAST_CHECKS.set(schema, (value) =>
+    Array.isArray(value) && value.length >= options.min && value.length <= options.max
+      ? (Decimals.read(value, readLongDecimal) ?? UNSURE)
+      : UNSURE,
+  );
+  return schema;
+}
+
+/** A literal beyond the short path, read by {@link decimal}'s rules; undefined if refused. */
+function readLongDecimal(text: string): Exact | undefined {
+  const read = readDecimal(text, undefined);
+  return read instanceof Exact ? read : undefined;
+}
+
 /** What a parameter is, as far as the gateways care. */
 export type ParamKind = "decimal" | "integer" | "boolean" | "string" | "enum" | "list";
 
@@ -286,7 +312,12 @@ export function describeParam(schema: z.ZodType): ParamDescription {
       inner = def.innerType;
     } else break;
   }
-  const def = inner._zod.def as { type: string; element?: z.ZodType; entries?: object };
+  const def = inner._zod.def as {
+    type: string;
+    element?: z.ZodType;
+    entries?: object;
+    in?: z.ZodType;
+  };
   const meta = z.globalRegistry.get(inner);
   if (meta?.format === DECIMAL_FORMAT) {
     const minimum = decimalMinimums.get(inner);
@@ -298,6 +329,10 @@ export function describeParam(schema: z.ZodType): ParamDescription {
     };
   }
   switch (def.type) {
+    case "pipe":
+      // A parameter read into another form ({@link decimals}): sent as what the pipe reads.
+      if (def.in) return { ...describeParam(def.in), required, schema: inner };
+      break;
     case "string":
       return { kind: "string", ...lengthBounds(inner), required, schema: inner };
     case "boolean":
