@@ -1,12 +1,11 @@
 import {
   arithmeticFields,
   arithmeticResult,
-  decimal,
+  type Decimals,
+  decimals,
   defineOperation,
-  digitSpan,
   Exact,
   exactFromWords,
-  list,
   z,
 } from "#kit";
 
@@ -41,24 +40,28 @@ function carry(columns: Float64Array): number {
  * words below 10^7 stay far below 2^53, so exactly), then carried once. Linear in the words
  * sent, where adding decimals one by one costs the running total's length each time.
  */
-function exactSum(numbers: readonly Exact[]): Exact {
+function exactSum(numbers: Decimals): Exact {
+  const { exponents, starts, words, signs } = numbers;
   let top = Number.NEGATIVE_INFINITY;
   let bottom = Number.POSITIVE_INFINITY;
-  for (const number of numbers) {
-    if (number.isZero()) continue;
-    const first = Math.floor(number.e / WORD_DIGITS);
+  for (let n = 0; n < numbers.length; n++) {
+    if (numbers.isZero(n)) continue;
+    const first = Math.floor((exponents[n] as number) / WORD_DIGITS);
+    const count = (starts[n + 1] as number) - (starts[n] as number);
     if (first > top) top = first;
-    if (first - number.d.length + 1 < bottom) bottom = first - number.d.length + 1;
+    if (first - count + 1 < bottom) bottom = first - count + 1;
   }
   if (top < bottom) return new Exact(0);
   // One spare column above the top takes the carry of up to 10,000 numbers.
   const columns = new Float64Array(top - bottom + 2);
-  for (const number of numbers) {
-    if (number.isZero()) continue;
-    const words = number.d;
-    const first = Math.floor(number.e / WORD_DIGITS) - bottom;
-    for (let i = 0; i < words.length; i++) {
-      columns[first - i] = (columns[first - i] ?? 0) + number.s * (words[i] ?? 0);
+  for (let n = 0; n < numbers.length; n++) {
+    if (numbers.isZero(n)) continue;
+    const sign = signs[n] as number;
+    const start = starts[n] as number;
+    const first = Math.floor((exponents[n] as number) / WORD_DIGITS) - bottom;
+    for (let i = start; i < (starts[n + 1] as number); i++) {
+      const column = first - (i - start);
+      columns[column] = (columns[column] ?? 0) + sign * (words[i] as number);
     }
   }
   let sign: 1 | -1 = 1;
@@ -76,11 +79,11 @@ function exactSum(numbers: readonly Exact[]): Exact {
   if (high < 0) return new Exact(0);
   let low = 0;
   while (columns[low] === 0) low++;
-  const words: number[] = [];
-  for (let i = high; i >= low; i--) words.push(columns[i] as number);
+  const sum: number[] = [];
+  for (let i = high; i >= low; i--) sum.push(columns[i] as number);
   let topDigits = 1;
   for (let word = columns[high] as number; word >= 10; word /= 10) topDigits++;
-  return exactFromWords(sign, WORD_DIGITS * (high + bottom) + topDigits - 1, words);
+  return exactFromWords(sign, WORD_DIGITS * (high + bottom) + topDigits - 1, sum);
 }
 
 export default defineOperation({
@@ -94,7 +97,7 @@ export default defineOperation({
     "list whose size times the digits its numbers span together exceeds 20 million (say, 10,000 " +
     "numbers reaching from 1e1000 to 1e-1000): that much work is not done for one request.",
   input: z.object({
-    numbers: list(decimal(), { min: 1, max: 10_000, description: "The numbers to add." }),
+    numbers: decimals({ min: 1, max: 10_000, description: "The numbers to add." }),
   }),
   output: z.object({
     ...arithmeticFields,
@@ -114,7 +117,7 @@ export default defineOperation({
   ],
   // Adding is count × span digit operations; the sum has at most span + 5 digits.
   cost: ({ numbers }) => {
-    const span = digitSpan(numbers);
+    const span = numbers.digitSpan();
     return { work: numbers.length * span, bytes: 2 * span + 64, loc: ["numbers"] };
   },
   handler: ({ numbers }) => ({

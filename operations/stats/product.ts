@@ -2,11 +2,11 @@ import {
   arithmeticFields,
   arithmeticResult,
   CalculationError,
-  decimal,
+  type Decimals,
+  decimals,
   defineOperation,
   Exact,
   ITEM_WORK,
-  list,
   MAX_RESULT_DIGITS,
   z,
 } from "#kit";
@@ -40,15 +40,45 @@ function digitCount(n: number): number {
   return digits;
 }
 
-function split(factor: Exact): SplitFactor {
-  const words = factor.d;
-  const [head = 0, tail = 0] = words;
-  const digitsWritten = digitCount(head) + WORD_DIGITS * (words.length - 1);
-  const exponent = factor.e - (digitsWritten - 1);
-  const negative = factor.s < 0;
+/** What {@link split} answers: one object, refilled for each factor of a list. */
+const FACTOR: SplitFactor = {
+  negative: false,
+  rest: 1,
+  restDigits: 1,
+  twos: 0,
+  fives: 0,
+  exponent: 0,
+};
+
+function filled(
+  negative: boolean,
+  rest: number | bigint,
+  restDigits: number,
+  twos: number,
+  fives: number,
+  exponent: number,
+): SplitFactor {
+  FACTOR.negative = negative;
+  FACTOR.rest = rest;
+  FACTOR.restDigits = restDigits;
+  FACTOR.twos = twos;
+  FACTOR.fives = fives;
+  FACTOR.exponent = exponent;
+  return FACTOR;
+}
+
+/** Number `index` of `numbers` (not zero), split; valid until the next call. */
+function split(numbers: Decimals, index: number): SplitFactor {
+  const { words } = numbers;
+  const start = numbers.starts[index] as number;
+  const count = (numbers.starts[index + 1] as number) - start;
+  const head = words[start] as number;
+  const digitsWritten = digitCount(head) + WORD_DIGITS * (count - 1);
+  const exponent = (numbers.exponents[index] as number) - (digitsWritten - 1);
+  const negative = (numbers.signs[index] as number) < 0;
   // At most two words (14 digits): the 2s and 5s come off in double arithmetic, exactly.
-  if (words.length <= 2) {
-    let rest = words.length === 1 ? head : head * WORD + tail;
+  if (count <= 2) {
+    let rest = count === 1 ? head : head * WORD + (words[start + 1] as number);
     let twos = 0;
     while (rest % 2 === 0) {
       rest /= 2;
@@ -59,10 +89,12 @@ function split(factor: Exact): SplitFactor {
       rest /= 5;
       fives++;
     }
-    return { negative, rest, restDigits: digitCount(rest), twos, fives, exponent };
+    return filled(negative, rest, digitCount(rest), twos, fives, exponent);
   }
   let digits = String(head);
-  for (let i = 1; i < words.length; i++) digits += String(words[i]).padStart(WORD_DIGITS, "0");
+  for (let i = start + 1; i < start + count; i++) {
+    digits += String(words[i]).padStart(WORD_DIGITS, "0");
+  }
   let rest = BigInt(digits);
   // The lowest set bit of an integer is the power of two dividing it.
   const twos = (rest & -rest).toString(2).length - 1;
@@ -74,7 +106,7 @@ function split(factor: Exact): SplitFactor {
       fives += k;
     }
   }
-  return { negative, rest, restDigits: rest.toString().length, twos, fives, exponent };
+  return filled(negative, rest, rest.toString().length, twos, fives, exponent);
 }
 
 /** The product of `values`, multiplied pairwise so the big multiplications are few. */
@@ -97,8 +129,8 @@ function tooLong(atLeast: number): CalculationError {
   );
 }
 
-function exactProduct(numbers: Exact[]): Exact {
-  if (numbers.some((n) => n.isZero())) return new Exact(0);
+function exactProduct(numbers: Decimals): Exact {
+  for (let i = 0; i < numbers.length; i++) if (numbers.isZero(i)) return new Exact(0);
   const rests: bigint[] = [];
   // Small rests are multiplied as doubles while the product stays exact, then become one BigInt.
   let small = 1;
@@ -109,8 +141,8 @@ function exactProduct(numbers: Exact[]): Exact {
   // A product of k-, l-, … digit numbers coprime to 10 has at least (k−1)+(l−1)+…+1 digits,
   // none of them trailing zeros: a hopeless product is refused before anything is multiplied.
   let minDigits = 1;
-  for (const number of numbers) {
-    const factor = split(number);
+  for (let i = 0; i < numbers.length; i++) {
+    const factor = split(numbers, i);
     minDigits += factor.restDigits - 1;
     if (minDigits > MAX_RESULT_DIGITS) throw tooLong(minDigits);
     negative = negative !== factor.negative;
@@ -151,7 +183,7 @@ export default defineOperation({
     "(`2e-5 × 5e4`, `4 × 25`) are always multiplied out. Send the list as repeated parameters " +
     "(`numbers=1&numbers=2`), comma-separated (`numbers=1,2`), or both.",
   input: z.object({
-    numbers: list(decimal(), { min: 1, max: 10_000, description: "The numbers to multiply." }),
+    numbers: decimals({ min: 1, max: 10_000, description: "The numbers to multiply." }),
   }),
   output: z.object({
     ...arithmeticFields,

@@ -1,12 +1,9 @@
 import {
   arithmeticFields,
   arithmeticResult,
-  compareExact,
-  decimal,
+  decimals,
   defineOperation,
-  type Exact,
   ITEM_WORK,
-  list,
   MAX_RESULT_DIGITS,
   nearestDouble,
   nearestDoubleField,
@@ -28,7 +25,7 @@ export default defineOperation({
     "with a 422. Send the list as repeated parameters " +
     "(`numbers=1&numbers=2`), comma-separated (`numbers=1,2`), or both.",
   input: z.object({
-    numbers: list(decimal(), { min: 1, max: 10_000, description: "The numbers to measure." }),
+    numbers: decimals({ min: 1, max: 10_000, description: "The numbers to measure." }),
   }),
   output: z.object({
     ...arithmeticFields,
@@ -86,16 +83,14 @@ export default defineOperation({
     loc: ["numbers"],
   }),
   handler: ({ numbers }) => {
-    const first = numbers[0];
-    // The schema guarantees at least one number; this only satisfies the type checker.
-    if (first === undefined) throw new TypeError("numbers must not be empty");
-    let min: Exact = first;
-    let max: Exact = first;
+    let low = 0;
+    let high = 0;
     for (let i = 1; i < numbers.length; i++) {
-      const n = numbers[i] as Exact;
-      if (compareExact(n, min) < 0) min = n;
-      else if (compareExact(n, max) > 0) max = n;
+      if (numbers.compare(i, low) < 0) low = i;
+      else if (numbers.compare(i, high) > 0) high = i;
     }
+    const min = numbers.at(low);
+    const max = numbers.at(high);
     return {
       ...arithmeticResult(max.minus(min)),
       min: nearestDouble(min),
