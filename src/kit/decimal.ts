@@ -99,23 +99,40 @@ export function arithmeticResult(value: Exact): ArithmeticResult {
  * compareExact(new Exact("0.1"), new Exact("0.10")); // 0
  */
 export function compareExact(a: Exact, b: Exact): -1 | 0 | 1 {
-  const ad = a.d;
-  const bd = b.d;
-  // A finite value's sign `s` is 1 or -1; a zero (either sign) has the single word 0.
-  const sign = a.s as 1 | -1;
-  if (bd[0] === 0) return ad[0] === 0 ? 0 : sign;
-  if (ad[0] === 0) return -b.s as -1 | 1;
-  if (a.s !== b.s) return sign;
+  return compareParts(a.s, a.e, a.d, 0, a.d.length, b.s, b.e, b.d, 0, b.d.length);
+}
+
+/**
+ * {@link compareExact} on decimal.js's parts: sign, exponent, and `length` base-10^7 words
+ * of `words` from `start` (a zero, of either sign, is the single word 0). For values held
+ * as parts ({@link Decimals}) as much as for decimal.js values.
+ */
+export function compareParts(
+  aSign: number,
+  aE: number,
+  aWords: ArrayLike<number>,
+  aStart: number,
+  aLength: number,
+  bSign: number,
+  bE: number,
+  bWords: ArrayLike<number>,
+  bStart: number,
+  bLength: number,
+): -1 | 0 | 1 {
+  const sign = aSign as 1 | -1;
+  if (bWords[bStart] === 0) return aWords[aStart] === 0 ? 0 : sign;
+  if (aWords[aStart] === 0) return -bSign as -1 | 1;
+  if (aSign !== bSign) return sign;
   // Same sign from here: a larger magnitude is the larger value when positive.
-  if (a.e !== b.e) return a.e > b.e ? sign : (-sign as -1 | 1);
-  const common = Math.min(ad.length, bd.length);
+  if (aE !== bE) return aE > bE ? sign : (-sign as -1 | 1);
+  const common = Math.min(aLength, bLength);
   for (let i = 0; i < common; i++) {
-    const x = ad[i] as number;
-    const y = bd[i] as number;
+    const x = aWords[aStart + i] as number;
+    const y = bWords[bStart + i] as number;
     if (x !== y) return x > y ? sign : (-sign as -1 | 1);
   }
-  if (ad.length === bd.length) return 0;
-  return ad.length > bd.length ? sign : (-sign as -1 | 1);
+  if (aLength === bLength) return 0;
+  return aLength > bLength ? sign : (-sign as -1 | 1);
 }
 
 /** Digits a short literal may have before, and after, its point. */
@@ -123,7 +140,7 @@ const SHORT_DIGITS = 15;
 /** Digits a short literal's exponent may have. */
 const SHORT_EXPONENT_DIGITS = 4;
 /** decimal.js keeps a value's digits in words of 7, base 10^7, aligned on the point. */
-const WORD_DIGITS = 7;
+export const WORD_DIGITS = 7;
 
 const ZERO = 48;
 const NINE = 57;

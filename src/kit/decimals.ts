@@ -5,16 +5,15 @@
  * nothing for a scavenge to promote (figures: docs/budgets-and-fairness.md).
  */
 import {
+  compareParts,
   Exact,
   exactFromWords,
   placesOf,
   readShortDecimal,
   SHORT_READ,
   SHORT_WORDS,
+  WORD_DIGITS,
 } from "./decimal.js";
-
-/** decimal.js keeps a value's digits in words of 7, base 10^7, aligned on the point. */
-const WORD_DIGITS = 7;
 
 /**
  * `length` exact decimals. Number `i` is `signs[i]` × 0.`words[starts[i] … starts[i+1])`
@@ -105,27 +104,20 @@ export class Decimals implements Iterable<Exact> {
    * on the parts.
    */
   compare(a: number, b: number): -1 | 0 | 1 {
-    const words = this.words;
     const aStart = this.starts[a] as number;
     const bStart = this.starts[b] as number;
-    const sign = this.signs[a] as 1 | -1;
-    if (words[bStart] === 0) return words[aStart] === 0 ? 0 : sign;
-    if (words[aStart] === 0) return -(this.signs[b] as number) as -1 | 1;
-    if (sign !== this.signs[b]) return sign;
-    // Same sign from here: a larger magnitude is the larger value when positive.
-    const aE = this.exponents[a] as number;
-    const bE = this.exponents[b] as number;
-    if (aE !== bE) return aE > bE ? sign : (-sign as -1 | 1);
-    const aLength = (this.starts[a + 1] as number) - aStart;
-    const bLength = (this.starts[b + 1] as number) - bStart;
-    const common = Math.min(aLength, bLength);
-    for (let i = 0; i < common; i++) {
-      const x = words[aStart + i] as number;
-      const y = words[bStart + i] as number;
-      if (x !== y) return x > y ? sign : (-sign as -1 | 1);
-    }
-    if (aLength === bLength) return 0;
-    return aLength > bLength ? sign : (-sign as -1 | 1);
+    return compareParts(
+      this.signs[a] as number,
+      this.exponents[a] as number,
+      this.words,
+      aStart,
+      (this.starts[a + 1] as number) - aStart,
+      this.signs[b] as number,
+      this.exponents[b] as number,
+      this.words,
+      bStart,
+      (this.starts[b + 1] as number) - bStart,
+    );
   }
 
   /**
