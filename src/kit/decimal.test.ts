@@ -11,9 +11,10 @@ import {
   compareExact,
   Exact,
   exactFromWords,
+  MAX_LITERAL_LENGTH,
   MAX_RESULT_DIGITS,
   nearestDouble,
-  parseShortDecimal,
+  parseDecimalLiteral,
   plainDigitCount,
   toPlain,
 } from "./decimal.js";
@@ -84,7 +85,7 @@ describe("assertWritable and arithmeticResult", () => {
   });
 });
 
-describe("parseShortDecimal", () => {
+describe("parseDecimalLiteral", () => {
   it.each([
     ["1", "1"],
     ["-0", "0"],
@@ -96,6 +97,9 @@ describe("parseShortDecimal", () => {
     ["5.", "5"],
     ["-1.25", "-1.25"],
     ["123456789012345.123456789012345", "123456789012345.123456789012345"],
+    [`${"9".repeat(50)}.${"1".repeat(49)}`, `${"9".repeat(50)}.${"1".repeat(49)}`],
+    [`0.${"0".repeat(97)}1`, `0.${"0".repeat(97)}1`],
+    ["1234567890123456", "1234567890123456"],
     ["1e3", "1000"],
     ["2.5E-4", "0.00025"],
     ["-1.5e+2", "-150"],
@@ -103,7 +107,7 @@ describe("parseShortDecimal", () => {
     ["1e9999", `1${"0".repeat(9999)}`],
     ["1e-9999", `0.${"0".repeat(9998)}1`],
   ])("%j → %s", (text, plain) => {
-    const value = parseShortDecimal(text);
+    const value = parseDecimalLiteral(text);
     expect(value?.toFixed()).toBe(plain);
     expect(value?.eq(new Exact(text))).toBe(true);
     expect(value?.isNegative()).toBe(new Exact(text).isNegative());
@@ -115,8 +119,8 @@ describe("parseShortDecimal", () => {
     "0.1e-9999",
     "1e",
     "1e+",
-    "1234567890123456",
-    "0.1234567890123456",
+    `1${"0".repeat(100)}`,
+    "1e00005",
     "",
     ".",
     "-",
@@ -125,19 +129,23 @@ describe("parseShortDecimal", () => {
     "0x10",
     "1_000",
   ])("%j is left to the full checks", (text) => {
-    expect(parseShortDecimal(text)).toBeUndefined();
+    expect(parseDecimalLiteral(text)).toBeUndefined();
   });
 
-  it("takes every short literal within the digit limits", () => {
-    const short = /^[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})(?:[eE][+-]?\d{1,4})?$/;
+  // Digits on both sides of the point, up to past the literal length limit.
+  const literals = fc.stringMatching(/^[+-]?\d{0,60}(\.\d{0,60})?([eE][+-]?\d{0,5})?$/);
+
+  it("takes every literal within the length and digit limits", () => {
+    const taken = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
     fc.assert(
-      fc.property(fc.stringMatching(/^[+-]?\d{0,17}(\.\d{0,17})?([eE][+-]?\d{0,5})?$/), (text) => {
-        const full = short.test(text) ? new Exact(text) : undefined;
+      fc.property(literals, (text) => {
+        const full =
+          text.length <= MAX_LITERAL_LENGTH && taken.test(text) ? new Exact(text) : undefined;
         const within =
           full !== undefined &&
           (full.isZero() ||
             (Math.abs(full.e) <= MAX_RESULT_DIGITS && plainDigitCount(full) <= MAX_RESULT_DIGITS));
-        expect(parseShortDecimal(text) !== undefined).toBe(within);
+        expect(parseDecimalLiteral(text) !== undefined).toBe(within);
       }),
       { seed: 20261123, numRuns: 20_000 },
     );
@@ -145,8 +153,8 @@ describe("parseShortDecimal", () => {
 
   it("agrees with decimal.js on every literal it takes", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[+-]?\d{0,17}(\.\d{0,17})?([eE][+-]?\d{0,5})?$/), (text) => {
-        const value = parseShortDecimal(text);
+      fc.property(literals, (text) => {
+        const value = parseDecimalLiteral(text);
         if (value === undefined) return;
         const full = new Exact(text);
         // The very representation decimal.js builds: operations read words and exponents.

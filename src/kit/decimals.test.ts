@@ -15,7 +15,7 @@ const readAll = (texts: string[]) =>
     return value.isFinite() ? value : undefined;
   });
 
-/** Literals of every kind the short path takes, and longer ones it leaves to decimal.js. */
+/** Literals of every kind the fast path takes, and ones it leaves to decimal.js. */
 const literal = fc.oneof(
   fc.stringMatching(/^[+-]?\d{1,15}(\.\d{0,15})?([eE][+-]?\d{1,3})?$/),
   fc.stringMatching(/^-?\d{16,40}\.\d{16,40}$/),

@@ -8,10 +8,10 @@ import {
   compareParts,
   Exact,
   exactFromWords,
+  LITERAL_READ,
+  LITERAL_WORDS,
   placesOf,
-  readShortDecimal,
-  SHORT_READ,
-  SHORT_WORDS,
+  readDecimalLiteral,
   WORD_DIGITS,
 } from "./decimal.js";
 
@@ -54,7 +54,7 @@ export class Decimals implements Iterable<Exact> {
   }
 
   /**
-   * Reads `texts` as decimal literals: each by the short path, or else by `readLong`
+   * Reads `texts` as decimal literals: each by the fast path, or else by `readLong`
    * (a decimal.js value, or undefined to refuse it). Undefined when one is not a string
    * or is refused.
    */
@@ -66,8 +66,8 @@ export class Decimals implements Iterable<Exact> {
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
       if (typeof text !== "string") return undefined;
-      if (readShortDecimal(text)) {
-        builder.add(SHORT_READ.sign, SHORT_READ.exponent, SHORT_WORDS, SHORT_READ.count);
+      if (readDecimalLiteral(text)) {
+        builder.add(LITERAL_READ.sign, LITERAL_READ.exponent, LITERAL_WORDS, LITERAL_READ.count);
       } else {
         const value = readLong(text);
         if (value === undefined) return undefined;

@@ -11,7 +11,7 @@ import {
   Exact,
   MAX_LITERAL_LENGTH,
   MAX_RESULT_DIGITS,
-  parseShortDecimal,
+  parseDecimalLiteral,
   plainDigitCount,
 } from "./decimal.js";
 import { Decimals } from "./decimals.js";
@@ -106,7 +106,7 @@ const TOO_MANY_DIGITS: DecimalRefusal = {
 
 /** The rules of {@link decimal}: the value of `text`, or why it is refused. */
 function readDecimal(text: string, min: Exact | undefined): Exact | DecimalRefusal {
-  let value = parseShortDecimal(text);
+  let value = parseDecimalLiteral(text);
   if (value === undefined) {
     if (text.length > MAX_LITERAL_LENGTH) return TOO_LONG_LITERAL;
     if (!DECIMAL_LITERAL.test(text)) return NOT_A_NUMBER;
@@ -255,7 +255,7 @@ export function decimals(options: { min: number; max: number; description?: stri
   return schema;
 }
 
-/** A literal beyond the short path, read by {@link decimal}'s rules; undefined if refused. */
+/** A literal the fast path leaves (a long exponent, or refused), read by {@link decimal}'s rules. */
 function readLongDecimal(text: string): Exact | undefined {
   const read = readDecimal(text, undefined);
   return read instanceof Exact ? read : undefined;
