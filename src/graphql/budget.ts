@@ -19,6 +19,7 @@ import {
   isObjectType,
   Kind,
   type OperationDefinitionNode,
+  print,
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
@@ -60,9 +61,49 @@ const NO_VARIABLES: Record<string, unknown> = Object.freeze({}) as Record<string
 export interface CostedFields {
   definition: OperationDefinitionNode | null;
   sites: Site[];
+  /**
+   * For each site, the index of the first site that costs the same: the same operation with
+   * the same arguments (a fragment spread again, or aliases passing the same variables).
+   * Its cost is worked out once per request, so one large variable is not read per alias.
+   */
+  same: Int32Array;
 }
 
-const NONE: CostedFields = Object.freeze({ definition: null, sites: [] }) as CostedFields;
+const NONE: CostedFields = Object.freeze({
+  definition: null,
+  sites: [],
+  same: new Int32Array(0),
+}) as CostedFields;
+
+/**
+ * What makes two sites cost the same: the operation and its arguments, each a variable's
+ * name or a literal. Null for arguments with variables inside a list or object (rare, and
+ * bounded by the document's token limit): such a site is costed on its own.
+ */
+function argumentsKey(site: Site): string | null {
+  let key = `${site.operation.area}/${site.operation.name}`;
+  for (const argument of site.node.arguments ?? []) {
+    const value = argument.value;
+    if (value.kind === Kind.VARIABLE) key += ` ${argument.name.value}=$${value.name.value}`;
+    else if (hasVariable(value)) return null;
+    else key += ` ${argument.name.value}=${print(value)}`;
+  }
+  return key;
+}
+
+/** {@link CostedFields.same} for `sites`. */
+function sameCosts(sites: Site[]): Int32Array {
+  const same = new Int32Array(sites.length);
+  const first = new Map<string | Site, number>();
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i] as Site;
+    const key = argumentsKey(site) ?? site;
+    const known = first.get(key);
+    if (known === undefined) first.set(key, i);
+    same[i] = known ?? i;
+  }
+  return same;
+}
 
 /**
  * Finds, once per document, the fields whose cost must be added per request, and adds
@@ -154,7 +195,8 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
     const definition = getOperationAST(document, operationName);
     const sites = definition?.operation === "query" ? collect(document, definition) : [];
     // One field is the runner's to refuse, with REST's 422 shape (BAD_USER_INPUT here).
-    const found = sites.length > 1 && definition ? { definition, sites } : NONE;
+    const found =
+      sites.length > 1 && definition ? { definition, sites, same: sameCosts(sites) } : NONE;
     if (!byName) {
       byName = new Map();
       byDocument.set(document, byName);
@@ -180,18 +222,19 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       values = coerced.coerced;
     }
     const spent: Spent = { work: 0, bytes: 0 };
-    // A field without variables costs the same every request, and a fragment spread many
-    // times in a row is one site: each worked out once.
-    let last: Site | undefined;
-    let lastCost: Cost | null = null;
-    for (const site of fields.sites) {
-      let cost: Cost | null | undefined = site === last ? lastCost : site.fixed;
+    // A field without variables costs the same every request, and fields that cost the
+    // same as an earlier one take its cost: each worked out once.
+    const { sites, same } = fields;
+    const costs: (Cost | null)[] = new Array(sites.length);
+    for (let i = 0; i < sites.length; i++) {
+      const site = sites[i] as Site;
+      const first = same[i] as number;
+      let cost: Cost | null | undefined = first < i ? costs[first] : site.fixed;
       if (cost === undefined) {
         cost = costOf(site, values);
         if (!site.variable) site.fixed = cost;
       }
-      last = site;
-      lastCost = cost;
+      costs[i] = cost;
       if (cost === null) continue;
       spent.work += cost.work;
       spent.bytes += cost.bytes;

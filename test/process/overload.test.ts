@@ -4,6 +4,8 @@
  *
  * - A GraphQL document of 100 aliased FizzBuzz fields of 10,000 items (ten 32-character
  *   words, as variables) would answer ~330 MB: it is refused whole, at once.
+ * - Documents of 100 aliased list fields (sum, range, product) sharing one variable of
+ *   10,000 long numbers (~1 MB) are refused whole: the variable is read a few times, not 100.
  * - An MCP JSON-RPC batch of 100 such tool calls is refused whole, likewise.
  * - One connection pipelines 200 requests with ~1 MB answers and never reads: it is cut
  *   off, the process's memory stays bounded, and other clients are still answered.
@@ -104,6 +106,41 @@ it("refuses the 100-field FizzBuzz document in under 100 ms, and keeps serving",
   // And again with other values: each request is checked with its own variables.
   const again = await postGraphql(server.port, { query, variables: { r: RULES.slice(0, 3) } });
   expect(again.status).toBe(400);
+  await expectStillServing(server);
+}, 60_000);
+
+it("refuses 100 list fields sharing one variable of 10,000 long numbers in under 100 ms each", async () => {
+  const server = await production();
+  // 98 characters a number: the body stays under the 1 MiB limit.
+  const numbers = Array.from({ length: 10_000 }, () => `${"9".repeat(49)}.${"1".repeat(48)}`);
+  const document = (field: string) =>
+    `query($n: [Decimal!]!) { ${Array.from({ length: 100 }, (_, i) => `f${i}: ${field}(numbers: $n) { decimal } }`).join(" ")} }`;
+  const small = `query($n: [Decimal!]!) { a: math { sum(numbers: $n) { decimal } } b: stats { range(numbers: $n) { decimal } } }`;
+  for (let i = 0; i < 5; i++)
+    expect(
+      (await postGraphql(server.port, { query: small, variables: { n: ["1", "2"] } })).status,
+    ).toBe(200);
+  for (const field of ["math { sum", "stats { range", "stats { product"]) {
+    const refuse = async () => {
+      const answer = await postGraphql(server.port, {
+        query: document(field),
+        variables: { n: numbers },
+      });
+      expect(answer.status, answer.body.slice(0, 300)).toBe(400);
+      expect(JSON.parse(answer.body).errors[0].extensions.limit).toBe("budget");
+      return answer.ms;
+    };
+    // The first one also compiles the paths it takes; the next three are what an attacker
+    // repeating it costs.
+    const cold = await refuse();
+    const cpuBefore = cpuMs(server.pid);
+    const ms = [await refuse(), await refuse(), await refuse()];
+    const cpu = (cpuMs(server.pid) - cpuBefore) / 3;
+    console.log(
+      `[overload] 100 × ${field.split(" { ").join("/")} over one 10,000-number variable refused: server CPU ${cpu.toFixed(0)} ms each; wall ${cold.toFixed(0)} (first), ${ms.map((m) => m.toFixed(0)).join(", ")} ms`,
+    );
+    expect(cpu).toBeLessThan(100);
+  }
   await expectStillServing(server);
 }, 60_000);
 
