@@ -18,7 +18,8 @@ import {
 /**
  * `length` exact decimals. Number `i` is `signs[i]` × 0.`words[starts[i] … starts[i+1])`
  * in base 10^7, its first significant digit at 10^`exponents[i]`, aligned as decimal.js
- * aligns its words; a zero is the single word 0 with exponent 0.
+ * aligns its words; a zero is the single word 0 with exponent 0. `words` may be longer than
+ * `starts[length]`: the rest is unused (a trimmed copy or view costs more than the list).
  *
  * @example
  * const numbers = Decimals.of([new Exact("0.1"), new Exact("-2")]);
@@ -173,7 +174,6 @@ class DecimalsBuilder {
   }
 
   done(): Decimals {
-    const words = this.words.subarray(0, this.used);
-    return new Decimals(this.length, this.signs, this.exponents, this.starts, words);
+    return new Decimals(this.length, this.signs, this.exponents, this.starts, this.words);
   }
 }
