@@ -172,7 +172,9 @@ export function exactFromWords(sign: 1 | -1, exponent: number, words: number[]):
  */
 export const LITERAL_READ = { sign: 1 as 1 | -1, exponent: 0, count: 0 };
 /** Words of the literal read last: at most 100 digits, so at most 16 words (reused). */
-export const LITERAL_WORDS: number[] = new Array<number>(16).fill(0);
+export const LITERAL_WORDS: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/** 10^0 … 10^7, so a word is scaled without `**` (a call to pow on doubles). */
+const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 
 /**
  * Places after the point of a value with decimal.js's exponent `e` and `count` words whose
@@ -180,7 +182,8 @@ export const LITERAL_WORDS: number[] = new Array<number>(16).fill(0);
  */
 export function placesOf(e: number, count: number, last: number): number {
   let places = (count - 1 - Math.floor(e / WORD_DIGITS)) * WORD_DIGITS;
-  if (last !== 0) for (let word = last; word % 10 === 0; word /= 10) places--;
+  // Integer division keeps the word a small integer: a double modulo is a call to fmod.
+  if (last !== 0) for (let word = last; word % 10 === 0; word = (word / 10) | 0) places--;
   return Math.max(places, 0);
 }
 
@@ -257,7 +260,11 @@ export function readDecimalLiteral(text: string): boolean {
   while (isZeroOrPoint(text.charCodeAt(last))) last--;
   // decimal.js's exponent: the power of ten of the first significant digit.
   const e = (first < integerEnd ? integerEnd : fractionStart) - first - 1 + exponent;
-  if (Math.abs(e) > MAX_RESULT_DIGITS) return false;
+  if (e > MAX_RESULT_DIGITS || e < -MAX_RESULT_DIGITS) return false;
+  // Plain notation: the integer digits down to 10^0, and the places down to the last
+  // significant digit (its power of ten, from the characters as e is).
+  const lastPower = (last < integerEnd ? integerEnd : fractionStart) - last - 1 + exponent;
+  if ((e >= 0 ? e + 1 : 1) + (lastPower < 0 ? -lastPower : 0) > MAX_RESULT_DIGITS) return false;
   // The first word holds the digits down to the next place that is a multiple of 7.
   let wordLeft = (e + 1) % WORD_DIGITS;
   if (wordLeft <= 0) wordLeft += WORD_DIGITS;
@@ -273,10 +280,7 @@ export function readDecimalLiteral(text: string): boolean {
       wordLeft = WORD_DIGITS;
     }
   }
-  if (wordLeft !== WORD_DIGITS) LITERAL_WORDS[count++] = word * 10 ** wordLeft;
-  const integerPlaces = e >= 0 ? e + 1 : 1;
-  const lastWord = LITERAL_WORDS[count - 1] as number;
-  if (integerPlaces + placesOf(e, count, lastWord) > MAX_RESULT_DIGITS) return false;
+  if (wordLeft !== WORD_DIGITS) LITERAL_WORDS[count++] = word * (POWERS_OF_TEN[wordLeft] as number);
   LITERAL_READ.exponent = e;
   LITERAL_READ.count = count;
   return true;
