@@ -10,19 +10,26 @@
  *   yoga's own result processor, so its status and headers are yoga's.
  * - Yoga, for everything else (GET, `application/graphql`, other `Accept` media types,
  *   malformed parameters): it reads and checks the parameters and negotiates the answer as
- *   always, and {@link usePipeline} makes the pipeline its parameter handler.
+ *   always, and {@link usePipeline} makes the pipeline its parameter handler. Yoga is
+ *   loaded by the first request that needs it (register.ts): a process that only answers
+ *   the shortcut's requests never holds it (about 7 MB).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ExecutionResult } from "graphql";
-import {
-  isPromise,
-  type OnParamsEventPayload,
-  type Plugin,
+import type {
+  OnParamsEventPayload,
+  Plugin,
   processRegularResult,
-  type YogaServerInstance,
+  YogaServerInstance,
 } from "graphql-yoga";
 import { isJson } from "./http-errors.js";
-import type { GraphqlParams, GraphqlResult, Pipeline, RequestContext } from "./pipeline.js";
+import {
+  type GraphqlParams,
+  type GraphqlResult,
+  isPromise,
+  type Pipeline,
+  type RequestContext,
+} from "./pipeline.js";
 
 const JSON_ANSWER_HEADERS = Object.freeze({ "content-type": "application/json; charset=utf-8" });
 
@@ -56,22 +63,34 @@ export function shortcutParams(request: FastifyRequest): GraphqlParams | undefin
   return body as GraphqlParams;
 }
 
-type FetchAPI = YogaServerInstance<object, object>["fetchAPI"];
+/** Yoga once loaded: its server, and the result processor it writes answers with. */
+export interface LoadedYoga {
+  server: YogaServerInstance<RequestContext, object>;
+  processRegularResult: typeof processRegularResult;
+}
+
+/** Yoga, loaded on first use (the same promise every time once it has loaded). */
+export type YogaLoader = () => Promise<LoadedYoga>;
 
 /** A result with errors becomes an answer exactly as yoga makes it. */
 async function sendWithErrors(
   reply: FastifyReply,
   result: ExecutionResult,
-  fetchAPI: FetchAPI,
+  loadYoga: YogaLoader,
 ): Promise<FastifyReply> {
-  const response = await processRegularResult(result, fetchAPI, "application/json");
+  const yoga = await loadYoga();
+  const response = await yoga.processRegularResult(
+    result,
+    yoga.server.fetchAPI,
+    "application/json",
+  );
   reply.status(response.status);
   for (const [name, value] of response.headers) reply.header(name, value);
   return reply.send(await response.text());
 }
 
-function send(reply: FastifyReply, result: GraphqlResult, fetchAPI: FetchAPI) {
-  if (result.errors?.length || !result.stringify) return sendWithErrors(reply, result, fetchAPI);
+function send(reply: FastifyReply, result: GraphqlResult, loadYoga: YogaLoader) {
+  if (result.errors?.length || !result.stringify) return sendWithErrors(reply, result, loadYoga);
   return reply.status(200).headers(JSON_ANSWER_HEADERS).send(result.stringify(result));
 }
 
@@ -80,12 +99,12 @@ function send(reply: FastifyReply, result: GraphqlResult, fetchAPI: FetchAPI) {
  * otherwise it sends the answer, in the same tick when the pipeline's result is ready.
  *
  * @example
- * const shortcut = createShortcut(pipeline, yoga.fetchAPI);
+ * const shortcut = createShortcut(pipeline, loadYoga);
  * if (shortcut(request, reply) === undefined) return viaYoga(request, reply);
  */
-export function createShortcut(pipeline: Pipeline, fetchAPI: FetchAPI) {
+export function createShortcut(pipeline: Pipeline, loadYoga: YogaLoader) {
   const sendResult = (reply: FastifyReply) => (result: GraphqlResult) =>
-    send(reply, result, fetchAPI);
+    send(reply, result, loadYoga);
   return function shortcut(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -94,7 +113,7 @@ export function createShortcut(pipeline: Pipeline, fetchAPI: FetchAPI) {
     if (!params) return undefined;
     // The same context yoga hands the pipeline: its server context.
     const result = pipeline.run(params, { req: request, reply });
-    return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result, fetchAPI);
+    return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result, loadYoga);
   };
 }
 

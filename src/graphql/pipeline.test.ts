@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { GraphQLError } from "graphql";
+import { type GraphQLError, GraphQLError as GraphQLErrorClass, Source } from "graphql";
 import { beforeEach, describe, expect, it } from "vitest";
 import { brokenOperation } from "../../test/fixtures/faulty-operations.js";
 import { defineOperation, integer, text, z } from "../kit/index.js";
 import { createBudget } from "./budget.js";
 import { DEFAULT_GRAPHQL_LIMITS } from "./limits.js";
-import { createPipeline, type GraphqlParams, type GraphqlResult } from "./pipeline.js";
+import { createPipeline, type GraphqlParams, type GraphqlResult, maskError } from "./pipeline.js";
 import type { Charge } from "./quota.js";
 import { buildGraphqlSchema } from "./schema.js";
 
@@ -220,5 +220,37 @@ describe("the query-text check adapters may ask for first", () => {
     expect(pipeline.textProblem(query)).toBeUndefined();
     await pipeline.run({ query }, contextFor());
     expect(pipeline.textProblem(query)).toBeUndefined();
+  });
+});
+
+describe("maskError, written out so that yoga loads only when needed", () => {
+  const source = new Source('{ t { echo(text: "a") { text } } }');
+  const located = { source, positions: [6], path: ["t", "echo"] };
+  it.each([
+    ["a refusal", new GraphQLErrorClass("no", { extensions: { code: "BAD_USER_INPUT" } })],
+    [
+      "a refusal raised in a resolver",
+      new GraphQLErrorClass("no", { ...located, originalError: new GraphQLErrorClass("no") }),
+    ],
+    [
+      "a fault raised in a resolver",
+      new GraphQLErrorClass("secret", { ...located, originalError: new Error("secret") }),
+    ],
+    [
+      "a fault that asked for a status",
+      new GraphQLErrorClass("secret", {
+        ...located,
+        originalError: new Error("secret"),
+        extensions: { http: { status: 503 } },
+      }),
+    ],
+    ["a thrown value that is no GraphQLError", new Error("secret")],
+    ["a thrown string", "secret"],
+  ])("answers %s as yoga's maskError does", async (_name, error) => {
+    const yoga = await import("graphql-yoga");
+    const ours = maskError(error, "Unexpected error.");
+    const theirs = yoga.maskError(error, "Unexpected error.", false) as GraphQLError;
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(ours === error).toBe(theirs === error);
   });
 });

@@ -30,7 +30,6 @@ import {
   validate,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
-import { isPromise, maskError } from "graphql-yoga";
 import type { Budget, CostedFields } from "./budget.js";
 import { type GraphqlLimits, queryTextProblem, requestRules } from "./limits.js";
 import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
@@ -85,6 +84,46 @@ const MUTATION_VIA_GET = new GraphQLError(
   "Can only perform a mutation operation from a POST request.",
   { extensions: { http: { status: 405, headers: { Allow: "POST" } }, code: "BAD_REQUEST" } },
 );
+
+/**
+ * Whether `value` is a promise (a thenable), as graphql-tools' `isPromise` that yoga uses.
+ *
+ * @example
+ * isPromise(compiled.query(undefined, context, variables)); // false for synchronous resolvers
+ */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** An error that is a GraphQLError all the way down: a refusal, never masked. */
+function isOriginalGraphQLError(error: unknown): boolean {
+  if (!(error instanceof GraphQLError)) return false;
+  return error.originalError == null || isOriginalGraphQLError(error.originalError);
+}
+
+/**
+ * Yoga's `maskError` as configured here (`isDev: false`), written out so that yoga itself
+ * is loaded only by the requests that go through it (adapters.ts): a GraphQL error is
+ * passed on as it is; anything else becomes `message` at the same place, with code
+ * `INTERNAL_SERVER_ERROR` and `unexpected: true` (and the HTTP status it asked for). The
+ * pipeline test checks it against yoga's own.
+ *
+ * @example
+ * maskError(new GraphQLError("x", { originalError: new Error("secret") }), "Unexpected error.");
+ */
+export function maskError(error: unknown, message: string): GraphQLError {
+  if (isOriginalGraphQLError(error)) return error as GraphQLError;
+  const extensions: Record<string, unknown> = { code: "INTERNAL_SERVER_ERROR", unexpected: true };
+  if (!(error instanceof GraphQLError)) return new GraphQLError(message, { extensions });
+  if (error.extensions?.http) extensions.http = error.extensions.http;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions,
+  });
+}
 
 /** Marks errors of a stage as yoga does: a code, and a 400 that GraphQL over HTTP may soften. */
 function marked(error: GraphQLError, code: string): GraphQLError {
@@ -175,7 +214,7 @@ export function createPipeline(options: PipelineOptions) {
   function masked(result: ExecutionResult): GraphqlResult {
     if (!result.errors?.length) return result;
     const errors = result.errors.map((error) => {
-      const mask = maskError(error, maskedMessage, false) as GraphQLError;
+      const mask = maskError(error, maskedMessage);
       if (mask !== error) logMasked(error);
       return mask;
     });

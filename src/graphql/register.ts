@@ -14,10 +14,10 @@ import type {
   onRequestHookHandler,
 } from "fastify";
 import { GraphQLError } from "graphql";
-import { createYoga, type YogaLogger } from "graphql-yoga";
+import type { YogaLogger } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import { createShortcut, usePipeline } from "./adapters.js";
+import { createShortcut, type LoadedYoga, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
@@ -113,26 +113,41 @@ export function registerGraphql(
     logMasked: (error) => logger.error(error),
     ...(options.charge ? { charge: options.charge } : {}),
   });
-  const yoga = createYoga<RequestContext>({
-    schema,
-    graphqlEndpoint: GRAPHQL_PATH,
-    // GraphiQL is served by the route below, from local files, without a key.
-    graphiql: false,
-    landingPage: false,
-    // The service has one CORS policy for every route, outside yoga.
-    cors: false,
-    // File uploads are no use here; without a parser, fastify refuses such bodies.
-    multipart: false,
-    // The pipeline parses and validates (and caches); yoga's own parser never runs.
-    parserAndValidationCache: false,
-    // isDev false: a masked error never carries the original's message or stack. Yoga masks
-    // what is thrown outside the pipeline (a parameter refused, a fault of its own).
-    maskedErrors: { errorMessage: MASKED_MESSAGE, isDev: false },
-    logging: logger,
-    plugins: [useFastifyParams(), usePipeline(pipeline)],
-  });
+  // Loaded by the first request that needs yoga (see adapters.ts); a failed load is
+  // retried by the next such request rather than remembered.
+  let yoga: Promise<LoadedYoga> | undefined;
+  const loadYoga = (): Promise<LoadedYoga> => {
+    yoga ??= import("graphql-yoga").then(
+      ({ createYoga, processRegularResult }) => ({
+        server: createYoga<RequestContext>({
+          schema,
+          graphqlEndpoint: GRAPHQL_PATH,
+          // GraphiQL is served by the route below, from local files, without a key.
+          graphiql: false,
+          landingPage: false,
+          // The service has one CORS policy for every route, outside yoga.
+          cors: false,
+          // File uploads are no use here; without a parser, fastify refuses such bodies.
+          multipart: false,
+          // The pipeline parses and validates (and caches); yoga's own parser never runs.
+          parserAndValidationCache: false,
+          // isDev false: a masked error never carries the original's message or stack. Yoga masks
+          // what is thrown outside the pipeline (a parameter refused, a fault of its own).
+          maskedErrors: { errorMessage: MASKED_MESSAGE, isDev: false },
+          logging: logger,
+          plugins: [useFastifyParams(), usePipeline(pipeline)],
+        }),
+        processRegularResult,
+      }),
+      (error: unknown) => {
+        yoga = undefined;
+        throw error;
+      },
+    );
+    return yoga;
+  };
 
-  const shortcut = options.fastPath === false ? undefined : createShortcut(pipeline, yoga.fetchAPI);
+  const shortcut = options.fastPath === false ? undefined : createShortcut(pipeline, loadYoga);
 
   const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {
     if (wantsGraphiql(request)) return done();
@@ -187,7 +202,8 @@ export function registerGraphql(
   });
 
   async function viaYoga(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const response = await yoga.handleNodeRequestAndResponse(request, reply, {
+    const { server } = await loadYoga();
+    const response = await server.handleNodeRequestAndResponse(request, reply, {
       req: request,
       reply,
     });

@@ -5,6 +5,8 @@
  *
  * - The MCP SDK: not loaded by start, REST, GraphQL or /docs; loaded by the first /mcp
  *   request, which answers as usual.
+ * - graphql-yoga: not loaded by GraphQL's usual requests (JSON POSTs, answered by the
+ *   shortcut); loaded by the first one that needs it (a GET), which answers as usual.
  * - ioredis: not loaded without REDIS_URL.
  */
 import { registerHooks } from "node:module";
@@ -22,7 +24,7 @@ function loadedPackages(stderr: string): Set<string> {
 }
 
 it.skipIf(typeof registerHooks !== "function")(
-  "the MCP SDK loads on the first /mcp request; ioredis not at all without REDIS_URL",
+  "the MCP SDK loads on the first /mcp request, yoga on the first GraphQL GET; ioredis not at all without REDIS_URL",
   async () => {
     const server = await startServer(
       { API_KEYS: KEY, LOG_LEVEL: "warn" },
@@ -43,7 +45,16 @@ it.skipIf(typeof registerHooks !== "function")(
     expect(before, server.output()).toContain("fastify");
     expect(before, server.output()).toContain("graphql");
     expect(before).not.toContain("@modelcontextprotocol/sdk");
+    expect(before).not.toContain("graphql-yoga");
     expect(before).not.toContain("ioredis");
+
+    const viaGet = await fetch(
+      `${origin}/graphql?query=${encodeURIComponent('{ math { sum(numbers: ["1", "2"]) { decimal } } }')}`,
+      { headers: { ...HEADERS, accept: "application/graphql-response+json" } },
+    );
+    expect(viaGet.status).toBe(200);
+    expect(await viaGet.json()).toEqual({ data: { math: { sum: { decimal: "3" } } } });
+    expect(loadedPackages(server.stderr), server.output()).toContain("graphql-yoga");
 
     const mcp = await fetch(`${origin}/mcp`, {
       method: "POST",
