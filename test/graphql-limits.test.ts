@@ -142,6 +142,32 @@ describe("depth", () => {
   });
 });
 
+describe("introspection fields", () => {
+  // Each answers up to the whole schema: 200 aliases of a full `__schema` once took the heap
+  // past its cap, ending the process.
+  const full =
+    "fragment S on __Schema { types { name fields { name args { name } type { name } } } }";
+  it("two per request are answered", async () => {
+    const response = await graphql(
+      app,
+      `{ a: __schema { ...S } b: __type(name: "Query") { name } } ${full}`,
+    );
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.parsed.errors).toBeUndefined();
+  });
+
+  it.each([
+    ["three aliases", `{ a: __schema { ...S } b: __schema { ...S } c: __schema { ...S } } ${full}`],
+    [
+      "200 aliases through a fragment",
+      `{ ${Array.from({ length: 200 }, (_, i) => `a${i}: __schema { ...S }`).join(" ")} } ${full}`,
+    ],
+  ])("%s are refused whole, before anything runs", async (_name, query) => {
+    const message = await expectRefused(query, "introspection");
+    expect(message).toMatch(/at most 2 are allowed/);
+  });
+});
+
 describe("document size", () => {
   it("a query text over 32 KB is refused", async () => {
     const padding = `# ${"x".repeat(33 * 1024)}\n`;
@@ -182,7 +208,7 @@ describe("measureDocument", () => {
   it("counts fields two levels down and the deepest nesting", () => {
     expect(
       measureDocument(parse("{ a: math { x: sum { decimal } y: sum { decimal } } b: hash { h } }")),
-    ).toEqual({ operationFields: 3, depth: 3 });
+    ).toEqual({ operationFields: 3, depth: 3, introspectionFields: 0 });
   });
 
   it("ignores introspection and stays linear on nested fragment spreads", () => {
@@ -203,7 +229,7 @@ describe("measureDocument", () => {
   it("survives fragment cycles (the standard rules refuse them)", () => {
     expect(
       measureDocument(parse("{ m { ...A } } fragment A on T { ...B } fragment B on T { ...A x }")),
-    ).toEqual({ operationFields: 1, depth: 2 });
+    ).toEqual({ operationFields: 1, depth: 2, introspectionFields: 0 });
   });
 });
 
@@ -220,6 +246,7 @@ describe("countTokens", () => {
     expect(DEFAULT_GRAPHQL_LIMITS).toEqual({
       maxOperationFields: 100,
       maxDepth: 8,
+      maxIntrospectionFields: 2,
       maxTokens: 2000,
       maxDocumentBytes: 32 * 1024,
     });

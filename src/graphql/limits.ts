@@ -17,6 +17,11 @@ export interface GraphqlLimits {
   maxOperationFields: number;
   /** Nesting depth of fields, introspection excluded. */
   maxDepth: number;
+  /**
+   * `__schema` and `__type` fields per request (aliases counted): each may answer the whole
+   * schema (about 70 KB of JSON built in the heap), so they are not multiplied freely.
+   */
+  maxIntrospectionFields: number;
   /** Tokens of the query text (graphql's `parse` `maxTokens`). */
   maxTokens: number;
   /** Bytes of the query text, UTF-8. */
@@ -26,6 +31,7 @@ export interface GraphqlLimits {
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
   maxOperationFields: 100,
   maxDepth: 8,
+  maxIntrospectionFields: 2,
   maxTokens: 2000,
   maxDocumentBytes: 32 * 1024,
 });
@@ -59,8 +65,13 @@ export function countTokens(source: string, max: number): number {
   return count;
 }
 
+/** A count for a refusal: fragments spread inside fragments can multiply it past exactness. */
+const countText = (count: number, max: number) =>
+  Number.isSafeInteger(count) ? String(count) : `far more than ${max}`;
+
 /**
- * A validation rule refusing documents over the depth or operation-field limit.
+ * A validation rule refusing documents over the depth, operation-field or introspection
+ * limit.
  *
  * @example
  * validate(schema, document, [...specifiedRules, requestLimitsRule(DEFAULT_GRAPHQL_LIMITS)]);
@@ -70,16 +81,23 @@ export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
     return {
       Document: {
         enter(document) {
-          const { operationFields, depth } = measureDocument(document);
+          const { operationFields, depth, introspectionFields } = measureDocument(document);
           if (operationFields > limits.maxOperationFields) {
-            const asked = Number.isSafeInteger(operationFields)
-              ? String(operationFields)
-              : `far more than ${limits.maxOperationFields}`;
+            const asked = countText(operationFields, limits.maxOperationFields);
             context.reportError(
               limitError(
                 `Too many operation fields: the request asks for ${asked} calculations (aliases and fragment spreads count); at most ${limits.maxOperationFields} are allowed per request.`,
                 "operationFields",
                 limits.maxOperationFields,
+              ),
+            );
+          }
+          if (introspectionFields > limits.maxIntrospectionFields) {
+            context.reportError(
+              limitError(
+                `Too many introspection fields: the request asks for ${introspectionFields} \`__schema\` or \`__type\` fields (aliases and fragment spreads count); at most ${limits.maxIntrospectionFields} are allowed per request.`,
+                "introspection",
+                limits.maxIntrospectionFields,
               ),
             );
           }

@@ -28,8 +28,21 @@ describe("measureDocument", () => {
     ],
     ["an area without operations", "{ math { __typename } }", 1, 2],
     ["a nested result", "{ fun { x { a { b { c } } } } }", 1, 5],
-    ["introspection, neither counted nor measured", "{ __schema { types { name } } }", 0, 0],
-    ["__type beside an operation", '{ __type(name: "X") { name } math { sum { decimal } } }', 1, 3],
+    ["introspection, neither counted nor measured", "{ __schema { types { name } } }", 0, 0, 1],
+    [
+      "__type beside an operation",
+      '{ __type(name: "X") { name } math { sum { decimal } } }',
+      1,
+      3,
+      1,
+    ],
+    [
+      "introspection aliased and spread, each counted",
+      '{ a: __schema { queryType { name } } ...I ...I } fragment I on Query { b: __type(name: "X") { name } }',
+      0,
+      0,
+      3,
+    ],
     [
       "an inline fragment, transparent",
       "{ math { ... on MathOperations { sum { decimal } } } }",
@@ -62,13 +75,17 @@ describe("measureDocument", () => {
       4,
     ],
     ["no operation at all", "fragment F on Query { math { sum { decimal } } }", 0, 0],
-  ])("%s", (_case, document, operationFields, depth) => {
-    expect(measureDocument(parse(document))).toEqual({ operationFields, depth });
+  ])("%s", (_case, document, operationFields, depth, introspectionFields = 0) => {
+    expect(measureDocument(parse(document))).toEqual({
+      operationFields,
+      depth,
+      introspectionFields,
+    });
   });
 
   it("measures fragments that double at each level without expanding them", () => {
     const measure = measureDocument(parse(doublingFragments(40)));
-    expect(measure).toEqual({ operationFields: 1, depth: 3 });
+    expect(measure).toEqual({ operationFields: 1, depth: 3, introspectionFields: 0 });
   });
 
   it("counts operation fields spread through doubling fragments as they expand", () => {
@@ -76,6 +93,10 @@ describe("measureDocument", () => {
       { length: 10 },
       (_, i) => `fragment Q${i} on Query { ...Q${i + 1} ...Q${i + 1} }`,
     ).join(" ")} fragment Q10 on Query { math { sum { decimal } } }`;
-    expect(measureDocument(parse(document))).toEqual({ operationFields: 2 ** 10, depth: 3 });
+    expect(measureDocument(parse(document))).toEqual({
+      operationFields: 2 ** 10,
+      depth: 3,
+      introspectionFields: 0,
+    });
   });
 });

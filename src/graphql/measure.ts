@@ -12,7 +12,8 @@ import {
 
 /**
  * `__schema` and `__type` answer from the schema, not from an operation: they are neither
- * counted nor measured, so introspection (GraphiQL's is 13 levels deep) keeps working.
+ * counted as operation fields nor measured for depth, so introspection (GraphiQL's is 13
+ * levels deep) keeps working. They are counted apart: each answers up to the whole schema.
  */
 const isIntrospectionRoot = (field: FieldNode) =>
   field.name.value === "__schema" || field.name.value === "__type";
@@ -22,6 +23,8 @@ export interface DocumentMeasure {
   operationFields: number;
   /** The deepest field nesting of any operation. */
   depth: number;
+  /** `__schema` and `__type` fields, aliases and fragment spreads counted. */
+  introspectionFields: number;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface DocumentMeasure {
  *
  * @example
  * measureDocument(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }"));
- * // { operationFields: 2, depth: 3 }
+ * // { operationFields: 2, depth: 3, introspectionFields: 0 }
  */
 export function measureDocument(document: DocumentNode): DocumentMeasure {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -92,12 +95,30 @@ export function measureDocument(document: DocumentNode): DocumentMeasure {
     return count;
   }
 
+  /** Introspection fields among `set`'s own fields (they are valid only at the root). */
+  function introspectionAt(set: SelectionSetNode): number {
+    let count = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospectionRoot(selection)) count += 1;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        count += introspectionAt(selection.selectionSet);
+      } else {
+        const name = selection.name.value;
+        count += viaFragment(name, `introspection:${name}`, introspectionAt);
+      }
+    }
+    return count;
+  }
+
   let operationFields = 0;
   let depth = 0;
+  let introspectionFields = 0;
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     operationFields += fieldsAt(definition.selectionSet, 1);
     depth = Math.max(depth, depthOf(definition.selectionSet));
+    introspectionFields += introspectionAt(definition.selectionSet);
   }
-  return { operationFields, depth };
+  return { operationFields, depth, introspectionFields };
 }

@@ -7,6 +7,7 @@
  * - Documents of 100 aliased list fields (sum, range, product) sharing one variable of
  *   10,000 long numbers (~1 MB) are refused whole: the variable is read a few times, not 100.
  * - An MCP JSON-RPC batch of 100 such tool calls is refused whole, likewise.
+ * - 200 aliased `__schema` fields (each the whole schema) are refused whole.
  * - One connection pipelines 200 requests with ~1 MB answers and never reads: it is cut
  *   off, the process's memory stays bounded, and other clients are still answered.
  */
@@ -141,6 +142,22 @@ it("refuses 100 list fields sharing one variable of 10,000 long numbers in under
     );
     expect(cpu).toBeLessThan(100);
   }
+  await expectStillServing(server);
+}, 60_000);
+
+it("refuses 200 aliased full introspections (which once took the heap past its cap), and keeps serving", async () => {
+  const server = await production();
+  const fragment =
+    "fragment S on __Schema { types { name description kind fields { name description args { name description type { name kind ofType { name } } } type { name kind ofType { name kind } } } inputFields { name } enumValues { name description } } }";
+  const query = `{ ${Array.from({ length: 200 }, (_, i) => `a${i}: __schema { ...S }`).join(" ")} } ${fragment}`;
+  for (let round = 0; round < 3; round++) {
+    const answer = await postGraphql(server.port, { query });
+    expect(answer.status, answer.body.slice(0, 300)).toBe(400);
+    expect(JSON.parse(answer.body).errors[0].extensions.limit).toBe("introspection");
+  }
+  // One full introspection, as GraphiQL sends, is still answered.
+  const one = await postGraphql(server.port, { query: `{ __schema { ...S } } ${fragment}` });
+  expect(one.status).toBe(200);
   await expectStillServing(server);
 }, 60_000);
 
