@@ -53,6 +53,9 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   return sendError(reply, 500, "Internal Server Error");
 }
 
+/** At most how long an answered client error's socket waits for its answer to drain. */
+const CLOSE_GRACE_MS = 10_000;
+
 /**
  * Answers a request Node refused before fastify saw it (headers too large, malformed,
  * too slow) in the same `{"detail": …}` shape, then closes the connection.
@@ -76,6 +79,12 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
       "Connection: close\r\n\r\n" +
       body,
   );
+  // Closed outright once the answer is written: a client that never closes its side would
+  // otherwise keep the socket, and its slot among maxConnections, for as long as it likes.
+  // (The kernel still delivers what was written.) A client that reads nothing gets as long
+  // as a slow client's headers get.
+  socket.once("finish", () => socket.destroy());
+  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
 }
 
 /**

@@ -9,6 +9,7 @@
  * HEADERS_TIMEOUT is 2 s and REQUEST_TIMEOUT 5 s here, so slow clients are cut off
  * quickly. Everything talks to 127.0.0.1 only; every socket is destroyed in afterAll.
  */
+import { connect, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
@@ -332,7 +333,54 @@ describe("slow and idle clients", () => {
     ).toBe(false);
     if (result.status !== undefined) expect(result.status).toBe(408);
   });
+
+  it.concurrent("silent connections that never close their side do not keep their slots after the 408", async () => {
+    // A client that ignores the server's FIN (a half-open socket) once held its slot among
+    // maxConnections for as long as it pleased: 1,024 of them locked every client out.
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+            socket.on("error", () => {});
+            socket.once("connect", () => resolve(socket));
+            socket.once("error", reject);
+          }),
+      ),
+    );
+    const ended = sockets.map(
+      (socket) =>
+        new Promise<string>((resolve) => {
+          let answer = "";
+          socket.on("data", (chunk: Buffer) => {
+            answer += chunk.toString("latin1");
+          });
+          socket.once("end", () => resolve(answer));
+        }),
+    );
+    const answers = await Promise.all(ended);
+    expect(answers.every((answer) => answer.startsWith("HTTP/1.1 408"))).toBe(true);
+    // Ours stay open; the server's must be gone.
+    expect(sockets.every((socket) => !socket.destroyed)).toBe(true);
+    await waitUntil(async () => {
+      const open = await new Promise<number>((resolve, reject) =>
+        app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+      return open < 20;
+    }, TIMEOUT_MARGIN_MS);
+    for (const socket of sockets) socket.destroy();
+  });
 });
+
+/** Polls `check` until it holds, failing after `timeoutMs`. */
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`still not so after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe("methods", () => {
   it.each(["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"])(
