@@ -264,26 +264,41 @@ function splitAtCapitals(part: string): string[] {
   const chars = [...part];
   const words: string[] = [];
   let current = "";
+  // Whether `current` holds a letter yet, kept as it grows: no capital rescans it.
+  let currentHasLetter = false;
   // Case is read from base characters: a combining mark takes its letter's.
   let previous: string | undefined;
-  for (const [index, char] of chars.entries()) {
+  for (let index = 0; index < chars.length; index++) {
+    const char = chars[index] as string;
     if (MARK.test(char)) {
       current += char;
       continue;
     }
-    if (current !== "" && hasLetter(current) && isUppercase(char)) {
-      const next = chars.slice(index + 1).find((c) => !MARK.test(c));
+    if (currentHasLetter && isUppercase(char)) {
       // After a lowercase letter, a digit or a caseless letter; or ending an acronym.
       const startsHump = !isUppercase(previous);
-      const endsAcronym = isUppercase(previous) && isLowercase(next);
+      const endsAcronym = !startsHump && isLowercase(nextBase(chars, index + 1));
       if (startsHump || endsAcronym) {
         words.push(current);
         current = "";
+        currentHasLetter = false;
       }
     }
     current += char;
+    if (!currentHasLetter && hasLetter(char)) currentHasLetter = true;
     previous = char;
   }
   if (current !== "") words.push(current);
   return words;
+}
+
+/**
+ * The first of `chars` from `from` on that is not a combining mark. Each mark is passed
+ * over by at most the one capital before it, so splitting stays linear.
+ */
+function nextBase(chars: string[], from: number): string | undefined {
+  for (let index = from; index < chars.length; index++) {
+    if (!MARK.test(chars[index] as string)) return chars[index];
+  }
+  return undefined;
 }
