@@ -86,10 +86,23 @@ describe("text", () => {
     ],
     ["a lone low surrogate", { max: 9 }, "\uDC00", /^value_error: .*U\+DC00 at index 0/],
     ["a surrogate pair", { max: 9 }, "\uD83D\uDE00", "\uD83D\uDE00"],
+    ["max code points, twice as many UTF-16 units", { max: 3 }, "😀a😀", "😀a😀"],
+    [
+      "one code point over max, in pairs",
+      { max: 3 },
+      "😀😀😀😀",
+      "too_big: Too big: expected string to have <=3 characters",
+    ],
   ])("%s", (_case, options, value, expected) => {
     const result = parse(text(options), value);
     if (expected instanceof RegExp) expect(result).toMatch(expected);
     else expect(result).toBe(expected);
+  });
+
+  it("counts a lone surrogate as one code point, as a spread does", () => {
+    // 4 UTF-16 units, 3 code points: refused for the surrogate alone, not for its length.
+    const result = text({ max: 3 }).safeParse("\uD800\uD83D\uDE00a");
+    expect(result.error?.issues.map((issue) => issue.code)).toEqual(["custom"]);
   });
 
   it.each([

@@ -158,6 +158,24 @@ export function isWellFormed(text: string): boolean {
   return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
 
+/**
+ * Whether `text` has more than `max` code points, counted in place (spreading a 200,000-unit
+ * string into an array of characters took ~20 ms) and only as far as `max`.
+ */
+function codePointsOver(text: string, max: number): boolean {
+  let count = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // A surrogate pair is one code point (a lone surrogate counts as one, as in a spread).
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+    }
+    if (++count > max) return true;
+  }
+  return false;
+}
+
 /** Where the first lone surrogate of `text` is (UTF-16 index), or -1. */
 function loneSurrogateAt(text: string): number {
   for (let index = 0; index < text.length; index++) {
@@ -196,7 +214,7 @@ export function text(options: { min?: number; max: number; description?: string 
         });
       }
       // Never longer in code points than in UTF-16 units: count only when it may matter.
-      if (ctx.value.length > max && [...ctx.value].length > max) {
+      if (ctx.value.length > max && codePointsOver(ctx.value, max)) {
         ctx.issues.push({
           code: "too_big",
           origin: "string",
