@@ -5,6 +5,7 @@ import {
   DIGEST_ENCODINGS,
   digestEncodingParam,
   encodeDigest,
+  hashingCost,
   inputEncodingParam,
   MAX_TEXT_LENGTH,
   textParam,
@@ -108,6 +109,7 @@ export default defineOperation({
       },
     },
   ],
+  cost: ({ text, key }) => hashingCost(text, key),
   handler: ({ text, key, textEncoding, keyEncoding, encoding }) => {
     const message = toBytes(text, textEncoding);
     const secret = toBytes(key, keyEncoding);

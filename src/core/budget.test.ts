@@ -24,7 +24,10 @@ const uncosted = defineOperation({
   name: "free",
   summary: "Free",
   description: "A fixture without a cost.",
-  input: z.object({}),
+  input: z.object({
+    text: z.string().optional(),
+    items: list(decimal(), { min: 0, max: 3 }).optional(),
+  }),
   output: z.object({}),
   examples: [],
   handler: () => ({}),
@@ -41,7 +44,14 @@ describe("declaredCost", () => {
     ["a valid input only zod reads", zodOnly, { items: ["a@b.co"] }, { work: 1, bytes: 1 }],
     ["an invalid input: the runner refuses it", compiled, { items: ["x"] }, undefined],
     ["an invalid input only zod reads", zodOnly, { items: ["nope"] }, undefined],
-    ["an operation that declares no cost", uncosted, {}, undefined],
+    ["an operation that declares no cost, nothing to read", uncosted, {}, { work: 0, bytes: 0 }],
+    [
+      "an operation that declares no cost: reading its text and list",
+      uncosted,
+      { text: "abcd", items: ["1.5", "-20"] },
+      // 4 characters × 10, 2 items × 1,000, and 3 words of 7 digits × 10 (1.5 holds two)
+      { work: 40 + 2000 + 210, bytes: 0 },
+    ],
   ])("%s", (_case, operation, input, expected) => {
     expect(declaredCost(operation as never, input)).toEqual(expected);
   });

@@ -3,7 +3,7 @@
  * spend (their `cost`), against {@link REQUEST_BUDGET}. REST checks one calculation in
  * the runner; GraphQL adds up every field of a document first (graphql/budget.ts).
  */
-import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
+import { type Cost, REQUEST_BUDGET, readingCost } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { inputCheckOf, UNSURE } from "./compile-input.js";
@@ -48,21 +48,21 @@ export function budgetProblem(operation: AnyOperation, input: unknown): Problem 
 }
 
 /**
- * What `operation` declares a raw `input` (as a gateway received it) will cost, or
- * undefined when it declares nothing or the input is invalid (the runner refuses that
- * input on its own). Read as the runner reads it: the compiled check, zod only for what
- * that cannot vouch for. GraphQL and MCP add these up for a whole request.
+ * What `operation` declares a raw `input` (as a gateway received it) will cost (reading it,
+ * {@link readingCost}, when it declares nothing), or undefined when the input is invalid
+ * (the runner refuses that input on its own). Read as the runner reads it: the compiled
+ * check, zod only for what that cannot vouch for. GraphQL and MCP add these up for a whole
+ * request.
  */
 export function declaredCost(
   operation: AnyOperation,
   input: Record<string, unknown>,
 ): Cost | undefined {
-  if (!operation.cost) return undefined;
   let data = inputCheckOf(operation)(input);
   if (data === UNSURE) {
     const parsed = operation.input.safeParse(input);
     if (!parsed.success) return undefined;
     data = parsed.data;
   }
-  return operation.cost(data);
+  return operation.cost ? operation.cost(data) : readingCost(data);
 }

@@ -1,7 +1,7 @@
 /**
- * The request budget for GraphQL: the declared costs (see `cost` on `defineOperation`)
- * of every operation field of a document, added up with the request's variables before
- * any field runs. A document over the budget is refused whole, as the other limits are
+ * The request budget for GraphQL: the declared costs (see `cost` on `defineOperation`;
+ * reading the input for an operation that declares none) of every operation field of a
+ * document, added up with the request's variables before any field runs. A document over the budget is refused whole, as the other limits are
  * (HTTP 400, `extensions.code: "LIMIT_EXCEEDED"`). A single field is left to the runner,
  * which refuses it as invalid input, exactly as REST does.
  */
@@ -37,7 +37,7 @@ interface Site {
   node: FieldNode;
   /** Whether its arguments refer to variables; if not, its cost is the same every request. */
   variable: boolean;
-  /** That cost once worked out (null: none declared, or arguments that do not coerce). */
+  /** That cost once worked out (null: arguments that do not coerce or validate). */
   fixed: Cost | null | undefined;
 }
 
@@ -114,10 +114,9 @@ function sameCosts(sites: Site[]): Int32Array {
  * const error = budget.check(budget.fieldsOf(document, undefined), variables);
  */
 export function createBudget(schema: GraphQLSchema, operations: readonly AnyOperation[]) {
-  // Query field → area field → operation, for operations that declare a cost.
+  // Query field → area field → operation (each costs at least the reading of its input).
   const costed = new Map<string, Map<string, AnyOperation>>();
   for (const operation of operations) {
-    if (!operation.cost) continue;
     const { area, field } = graphqlFieldOf(operation);
     let fields = costed.get(area);
     if (!fields) {

@@ -5,7 +5,7 @@
  * {@link REQUEST_BUDGET}: memory and CPU are bounded by what is answered, not only by
  * what is sent.
  */
-import type { Exact } from "./decimal.js";
+import { Exact, WORD_DIGITS } from "./decimal.js";
 
 /**
  * Upper bounds for one calculation: what `cost(input)` on `defineOperation` returns.
@@ -37,6 +37,45 @@ export const REQUEST_BUDGET: Readonly<Required<Omit<Cost, "loc">>> = Object.free
  * item, so a GraphQL document cannot ask for many full lists at once.
  */
 export const ITEM_WORK = 1_000;
+
+/**
+ * Work of reading one UTF-16 unit of a text parameter (checking it, encoding it, a simple
+ * pass over it): about 10 ns. What an operation that declares no cost is charged per
+ * character (see {@link readingCost}).
+ */
+export const CHAR_WORK = 10;
+
+/**
+ * What reading a validated input costs, for operations that declare no `cost` of their
+ * own: {@link CHAR_WORK} per UTF-16 unit of each text, {@link ITEM_WORK} per list item,
+ * {@link CHAR_WORK} per digit of each decimal. No answer bytes: an operation whose answer
+ * grows with its input declares its own cost. GraphQL and MCP add it up over a request,
+ * so no document can multiply a large input for free (100 aliases sharing one variable).
+ *
+ * @example
+ * readingCost({ text: "abc", numbers: ["1", "2"] }); // { work: 2030, bytes: 0 }
+ */
+export function readingCost(input: unknown): Cost {
+  return { work: workOf(input, 0), bytes: 0 };
+}
+
+function workOf(value: unknown, depth: number): number {
+  if (typeof value === "string") return value.length * CHAR_WORK;
+  if (typeof value !== "object" || value === null || depth > 4) return 0;
+  if (value instanceof Exact) return value.d.length * WORD_DIGITS * CHAR_WORK;
+  if (Array.isArray(value)) {
+    let work = value.length * ITEM_WORK;
+    for (const item of value) work += workOf(item, depth + 1);
+    return work;
+  }
+  const length = (value as { length?: unknown }).length;
+  // A compact list (Decimals): its items, as a list's.
+  if (typeof length === "number") return length * ITEM_WORK;
+  let work = 0;
+  for (const key of Object.keys(value))
+    work += workOf((value as Record<string, unknown>)[key], depth + 1);
+  return work;
+}
 
 /**
  * Digits `values` span together in plain notation: the longest integer part plus the

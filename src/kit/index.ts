@@ -2,7 +2,7 @@
 
 export { z } from "zod";
 export { MAX_EXACT_DIGITS, MAX_EXACT_ROOT_DIGITS, ROUNDED_DIGITS } from "./bounded.js";
-export { type Cost, digitSpan, ITEM_WORK, jsonBytes, REQUEST_BUDGET } from "./cost.js";
+export { CHAR_WORK, type Cost, digitSpan, ITEM_WORK, jsonBytes, REQUEST_BUDGET } from "./cost.js";
 export {
   type ArithmeticResult,
   arithmeticResult,

@@ -183,7 +183,7 @@ export function createMcpTools(
 
   function costOf(name: unknown, args: unknown): Spent | undefined {
     const entry = typeof name === "string" ? entries.get(name) : undefined;
-    if (!entry?.operation.cost || typeof args !== "object" || args === null) return undefined;
+    if (!entry || typeof args !== "object" || args === null) return undefined;
     const { input, problems } = inputOf(entry, args as JsonObject);
     const cost = problems.length === 0 ? declaredCost(entry.operation, input) : undefined;
     if (!cost) return undefined;

@@ -5,6 +5,7 @@ import {
   DIGEST_ENCODINGS,
   digestEncodingParam,
   encodeDigest,
+  hashingCost,
   inputEncodingParam,
   MAX_TEXT_LENGTH,
   textParam,
@@ -76,6 +77,7 @@ export default defineOperation({
       },
     },
   ],
+  cost: ({ text }) => hashingCost(text),
   handler: ({ text, textEncoding, encoding }) => {
     const bytes = toBytes(text, textEncoding);
     return {
