@@ -8,6 +8,13 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { inputCheckOf, UNSURE } from "./compile-input.js";
 
+/**
+ * List items one request may send across all its calculations (GraphQL fields, the calls
+ * of an MCP batch): as many as one REST request may. Refusing 10,000 invalid items is about
+ * 30 ms of zod's work: without this bound, one small body could ask for that many times.
+ */
+export const MAX_LIST_ITEMS_PER_REQUEST = 10_000;
+
 /** Running totals of a request's declared costs. */
 export interface Spent {
   work: number;

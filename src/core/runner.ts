@@ -32,7 +32,11 @@ export function trustOutputsOf(operation: AnyOperation): void {
 export class InvalidInputError extends Error {
   readonly problems: Problem[];
   constructor(problems: Problem[]) {
-    super(`invalid input: ${problems.map((p) => `${p.loc.join(".")}: ${p.msg}`).join("; ")}`);
+    // The first few, for a stack trace: every problem is in `problems` (10,000 items of a
+    // list may all be wrong, and a megabyte of message helps nobody).
+    const shown = problems.slice(0, 3).map((p) => `${p.loc.join(".")}: ${p.msg}`);
+    const more = problems.length > 3 ? `; and ${problems.length - 3} more` : "";
+    super(`invalid input: ${shown.join("; ")}${more}`);
     this.name = "InvalidInputError";
     this.problems = problems;
   }

@@ -7,6 +7,7 @@
  * request runs: problems reported, and list items sent across all fields.
  */
 import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from "graphql";
+import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
 import type { Problem } from "../kit/errors.js";
 import { measureDocument } from "./measure.js";
 
@@ -194,12 +195,8 @@ export function takeProblems(context: object, problems: Problem[]): Problem[] {
   return taken;
 }
 
-/**
- * List items one request may send across all its fields: as many as one REST request may.
- * Without it, 100 aliased fields over one 10,000-item list variable would do a hundred
- * requests' work for one small body.
- */
-export const MAX_LIST_ITEMS_PER_REQUEST = 10_000;
+/** List items one request may send across all its fields (core/budget.ts). */
+export { MAX_LIST_ITEMS_PER_REQUEST };
 
 const listItemBudgets = new WeakMap<object, { remaining: number }>();
 

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccessControl } from "../access/control.js";
-import { overBudget, type Spent } from "../core/budget.js";
+import { MAX_LIST_ITEMS_PER_REQUEST, overBudget, type Spent } from "../core/budget.js";
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -71,11 +71,34 @@ export function registerMcp(
     return mcp;
   };
 
-  /** Why a batch's calls together are over the request budget, or undefined. */
+  /** Bytes of the `tools/list` answer, the same every time; writing it is ~10 ns a byte. */
+  const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
+  const LIST_WORK_PER_BYTE = 10;
+
+  /**
+   * Why a batch's messages together are over the request's limits, or undefined: the list
+   * items its calls send (counted before any is read, as GraphQL counts its fields'), then
+   * what its calls declare and its `tools/list` answers take.
+   */
   function batchOverBudget(messages: unknown[]): string | undefined {
-    const spent: Spent = { work: 0, bytes: 0 };
+    let items = 0;
     for (const message of messages) {
       if ((message as { method?: unknown })?.method !== "tools/call") continue;
+      const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
+      if (typeof args !== "object" || args === null) continue;
+      for (const value of Object.values(args)) if (Array.isArray(value)) items += value.length;
+    }
+    if (items > MAX_LIST_ITEMS_PER_REQUEST) {
+      return `the batch's tool calls together send ${items} list items; at most ${MAX_LIST_ITEMS_PER_REQUEST} per request (as in one REST request)`;
+    }
+    const spent: Spent = { work: 0, bytes: 0 };
+    for (const message of messages) {
+      const method = (message as { method?: unknown })?.method;
+      if (method === "tools/list") {
+        spent.bytes += listBytes;
+        spent.work += listBytes * LIST_WORK_PER_BYTE;
+      }
+      if (method !== "tools/call") continue;
       const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
       const cost = tools.costOf(params?.name, params?.arguments);
       if (cost === undefined) continue;
@@ -83,14 +106,13 @@ export function registerMcp(
       spent.bytes += cost.bytes;
     }
     const reason = overBudget(spent);
-    return reason === undefined ? undefined : `the batch's tool calls together: ${reason}`;
+    return reason === undefined ? undefined : `the batch's messages together: ${reason}`;
   }
 
   async function chargeToolCalls(request: FastifyRequest, reply: FastifyReply) {
-    const units = toolCallsIn(request.body);
-    if (units === 0) return;
-    // A batch is one request: its calls share one budget, as a GraphQL document's fields do.
-    const overBatch = units > 1 ? batchOverBudget(request.body as unknown[]) : undefined;
+    // A batch is one request: its messages share one budget, as a GraphQL document's fields do.
+    const batch = Array.isArray(request.body) && request.body.length > 1;
+    const overBatch = batch ? batchOverBudget(request.body as unknown[]) : undefined;
     if (overBatch !== undefined) {
       return reply
         .code(400)
@@ -101,6 +123,8 @@ export function registerMcp(
           error: { code: -32600, message: `Invalid Request: ${overBatch}` },
         });
     }
+    const units = toolCallsIn(request.body);
+    if (units === 0) return;
     const state = await access.charge(request, reply, units);
     if (state && !state.allowed) {
       return sendError(

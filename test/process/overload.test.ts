@@ -200,11 +200,39 @@ it("refuses an MCP batch of 100 FizzBuzz tool calls whose answers add up past th
   const answer = (await batch.json()) as { error: { code: number; message: string } };
   expect(batch.status).toBe(400);
   expect(answer.error.code).toBe(-32600);
-  expect(answer.error.message).toMatch(/batch's tool calls together/);
+  expect(answer.error.message).toMatch(/batch's messages together/);
   console.log(
     `[overload] MCP batch of 100 FizzBuzz calls refused: server CPU ${cpu.toFixed(0)} ms`,
   );
   expect(cpu).toBeLessThan(1000);
+
+  // Batches whose cost was their refusals or their listings (outside attack run): 25 calls of
+  // 10,000 invalid numbers each (3.8-5.2 s and ~300 MB before), 100 tool listings (4.8 MB).
+  const invalid = Array.from({ length: 25 }, (_, i) => ({
+    jsonrpc: "2.0",
+    id: i,
+    method: "tools/call",
+    params: { name: "math_sum", arguments: { numbers: Array(10_000).fill("x") } },
+  }));
+  const listings = Array.from({ length: 100 }, (_, i) => ({
+    jsonrpc: "2.0",
+    id: i,
+    method: "tools/list",
+  }));
+  for (const [name, body, reason] of [
+    ["25 calls of 10,000 invalid numbers", invalid, /250000 list items/],
+    ["100 tool listings", listings, /answer would take about/],
+  ] as const) {
+    const before = cpuMs(server.pid);
+    const refused = await post(body);
+    const spent = cpuMs(server.pid) - before;
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      reason,
+    );
+    console.log(`[overload] MCP batch of ${name} refused: server CPU ${spent.toFixed(0)} ms`);
+    expect(spent).toBeLessThan(100);
+  }
   await expectStillServing(server);
 }, 60_000);
 
