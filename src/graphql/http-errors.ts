@@ -65,6 +65,8 @@ function refusalMessage(error: FastifyError, request: FastifyRequest): string {
       return `The request body is larger than ${request.routeOptions.bodyLimit ?? "the limit of"} bytes.`;
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return UNSUPPORTED_MEDIA_TYPE;
+    case "UCS_JSON_TOO_DEEP":
+      return error.message;
     default:
       // Fastify's own messages may quote internals; the status text never does.
       return STATUS_CODES[error.statusCode ?? 400] ?? "Bad Request";

@@ -16,6 +16,7 @@ import type {
 import { GraphQLError } from "graphql";
 import type { YogaLogger } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
+import { depthBounded } from "../http/json-body.js";
 import type { AnyOperation } from "../kit/define.js";
 import { createShortcut, type LoadedYoga, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
@@ -172,7 +173,7 @@ export function registerGraphql(
     scope.addContentTypeParser(
       "application/json",
       { parseAs: "string" },
-      scope.getDefaultJsonParser("ignore", "ignore"),
+      depthBounded(scope.getDefaultJsonParser("ignore", "ignore")),
     );
     scope.setErrorHandler((error, request, reply) =>
       handleGraphqlError(error as FastifyError, request, reply, MASKED_MESSAGE),
