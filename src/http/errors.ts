@@ -53,6 +53,24 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   return sendError(reply, 500, "Internal Server Error");
 }
 
+/**
+ * Fastify's `frameworkErrors`: a request its router refuses before any route (a path that
+ * is not valid percent-encoded UTF-8, `/v1/%ff/sum`) is answered in the `{"detail": …}`
+ * shape like every other refusal, not in fastify's own.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode ?? 400;
+  if (error.code === "FST_ERR_BAD_URL") {
+    sendError(reply, 400, "Bad Request: the path is not valid percent-encoded UTF-8");
+  } else {
+    sendError(reply, status, STATUS_CODES[status] ?? "Bad Request");
+  }
+}
+
 /** At most how long an answered client error's socket waits for its answer to drain. */
 const CLOSE_GRACE_MS = 10_000;
 

@@ -7,7 +7,7 @@ import type { Config } from "../config.js";
 import { logDestination } from "../observability/log-destination.js";
 import type { Metrics } from "../observability/metrics.js";
 import { parseQueryString } from "../rest/query.js";
-import { handleClientError } from "./errors.js";
+import { handleClientError, handleFrameworkError } from "./errors.js";
 import { noChildLogger, RequestLog, requestIdOf } from "./observability.js";
 
 /** Open connections one process serves at once. */
@@ -68,6 +68,7 @@ export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOp
     },
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
   };
 }
 

@@ -382,6 +382,19 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
   }
 }
 
+describe("paths", () => {
+  it.each(["/v1/%ff/sum", "/v1/math/%C0%80", "/%E0%A4%A"])(
+    "%s, not valid percent-encoded UTF-8, is a 400 in the detail shape",
+    async (path) => {
+      const response = await httpRequest(port, path, { headers: { "x-api-key": TEST_KEY } });
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({
+        detail: "Bad Request: the path is not valid percent-encoded UTF-8",
+      });
+    },
+  );
+});
+
 describe("methods", () => {
   it.each(["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"])(
     "%s on an operation path is a 405 with Allow",
