@@ -90,6 +90,18 @@ describe("POST /mcp framing", () => {
     });
   });
 
+  it.each([
+    ["without params", { jsonrpc: "2.0", id: 3, method: "tools/call" }],
+    [
+      "with a name that is no string",
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: 5 } },
+    ],
+  ])("tools/call %s: Invalid params (-32602), not an internal error", async (_why, body) => {
+    const response = await post(body);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32602 } });
+  });
+
   it("initialize: the server's capabilities, with the client's id", async () => {
     const response = await post({ ...INITIALIZE, id: "init-7" });
     expect(response.statusCode).toBe(200);

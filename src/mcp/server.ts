@@ -13,6 +13,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { z } from "zod";
 import { VERSION } from "../version.js";
 import type { McpTools } from "./tools.js";
 
@@ -29,6 +30,14 @@ interface Handlers {
   list(): ListToolsResult;
   call(request: { params: { name: string; arguments?: Record<string, unknown> } }): CallToolResult;
 }
+
+/**
+ * `tools/call` as the SDK's protocol layer sees it: any params. The SDK checks its handler's
+ * request with the full schema itself and answers a bad one "Invalid params" (-32602);
+ * given the full schema here, its protocol layer would throw first, and a call without
+ * params would be answered "Internal error" (-32603).
+ */
+const CALL_TOOL_REQUEST = CallToolRequestSchema.extend({ params: z.unknown().optional() });
 
 /** The request handlers of each set of tools, made once, not per server. */
 const handlers = new WeakMap<McpTools, Handlers>();
@@ -70,6 +79,6 @@ export function mcpServer(tools: McpTools): Server {
   );
   const { list, call } = handlersOf(tools);
   server.setRequestHandler(ListToolsRequestSchema, list);
-  server.setRequestHandler(CallToolRequestSchema, call);
+  server.setRequestHandler(CALL_TOOL_REQUEST, call as never);
   return server;
 }
