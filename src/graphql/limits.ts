@@ -82,7 +82,8 @@ export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
     return {
       Document: {
         enter(document) {
-          const { operationFields, depth, introspectionFields } = measureDocument(document);
+          const { operationFields, depth, introspectionFields, introspectionAliases } =
+            measureDocument(document);
           if (operationFields > limits.maxOperationFields) {
             const asked = countText(operationFields, limits.maxOperationFields);
             context.reportError(
@@ -97,6 +98,15 @@ export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
             context.reportError(
               limitError(
                 `Too many introspection fields: the request asks for ${introspectionFields} \`__schema\` or \`__type\` fields (aliases and fragment spreads count); at most ${limits.maxIntrospectionFields} are allowed per request.`,
+                "introspection",
+                limits.maxIntrospectionFields,
+              ),
+            );
+          }
+          if (introspectionAliases > 0) {
+            context.reportError(
+              limitError(
+                "Aliases are not allowed below `__schema` or `__type`: each one repeats part of the schema in the answer. Ask for each introspection field once.",
                 "introspection",
                 limits.maxIntrospectionFields,
               ),

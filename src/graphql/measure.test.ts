@@ -76,16 +76,30 @@ describe("measureDocument", () => {
     ],
     ["no operation at all", "fragment F on Query { math { sum { decimal } } }", 0, 0],
   ])("%s", (_case, document, operationFields, depth, introspectionFields = 0) => {
-    expect(measureDocument(parse(document))).toEqual({
+    expect(measureDocument(parse(document))).toMatchObject({
       operationFields,
       depth,
       introspectionFields,
     });
   });
 
+  it.each([
+    ["no alias", "{ __schema { types { name fields { name } } } }", 0],
+    ["aliased roots are counted apart, not here", '{ a: __type(name: "X") { name } }', 0],
+    ["an alias inside", "{ __schema { t: types { name } } }", 1],
+    [
+      "aliases spread through fragments, each spread counted",
+      "{ __schema { types { ...A ...A } } } fragment A on __Type { a: name b: kind }",
+      4,
+    ],
+    ["aliases outside introspection do not count", "{ m: math { s: sum { decimal } } }", 0],
+  ])("introspection aliases: %s", (_case, document, introspectionAliases) => {
+    expect(measureDocument(parse(document)).introspectionAliases).toBe(introspectionAliases);
+  });
+
   it("measures fragments that double at each level without expanding them", () => {
     const measure = measureDocument(parse(doublingFragments(40)));
-    expect(measure).toEqual({ operationFields: 1, depth: 3, introspectionFields: 0 });
+    expect(measure).toMatchObject({ operationFields: 1, depth: 3, introspectionFields: 0 });
   });
 
   it("counts operation fields spread through doubling fragments as they expand", () => {
@@ -93,7 +107,7 @@ describe("measureDocument", () => {
       { length: 10 },
       (_, i) => `fragment Q${i} on Query { ...Q${i + 1} ...Q${i + 1} }`,
     ).join(" ")} fragment Q10 on Query { math { sum { decimal } } }`;
-    expect(measureDocument(parse(document))).toEqual({
+    expect(measureDocument(parse(document))).toMatchObject({
       operationFields: 2 ** 10,
       depth: 3,
       introspectionFields: 0,

@@ -168,6 +168,13 @@ it("refuses 200 aliased full introspections (which once took the heap past its c
     expect(answer.status, answer.body.slice(0, 300)).toBe(400);
     expect(JSON.parse(answer.body).errors[0].extensions.limit).toBe("introspection");
   }
+  // One __schema whose aliases multiply on three levels (1.5 KB; it exhausted the heap).
+  const level = (prefix: string, inner: string) =>
+    Array.from({ length: 20 }, (_, i) => `${prefix}${i}: ${inner}`).join(" ");
+  const aliased = `{ __schema { types { ...A } } } fragment A on __Type { ${level("a", "fields { type { ...B } }")} } fragment B on __Type { ${level("b", "fields { type { ...C } }")} } fragment C on __Type { ${level("c", "name")} }`;
+  const refused = await postGraphql(server.port, { query: aliased });
+  expect(refused.status, refused.body.slice(0, 300)).toBe(400);
+  expect(JSON.parse(refused.body).errors[0].extensions.limit).toBe("introspection");
   // One full introspection, as GraphiQL sends, is still answered.
   const one = await postGraphql(server.port, { query: `{ __schema { ...S } } ${fragment}` });
   expect(one.status).toBe(200);
