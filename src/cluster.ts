@@ -5,8 +5,8 @@
  * and it aggregates the workers' metrics for /metrics.
  */
 import cluster, { type Worker } from "node:cluster";
+import { createRequire } from "node:module";
 import { AggregatorRegistry } from "prom-client";
-import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import type { Config } from "./config.js";
 
 /** IPC messages between a worker serving /metrics and the primary. */
@@ -26,7 +26,14 @@ function log(message: string, fields: Record<string, unknown> = {}): void {
 export function runPrimary(config: Config): void {
   // Workers must accept the key the primary generated or read, not make their own.
   const env = { API_KEYS: config.apiKeys.join(",") };
-  if (!config.redisUrl) new RateLimiterClusterMaster();
+  if (!config.redisUrl) {
+    // Required here: server.ts imports this module in every process, and only a primary
+    // keeps the counters (a single process with rate limits off never loads the package).
+    const { RateLimiterClusterMaster } = createRequire(import.meta.url)(
+      "rate-limiter-flexible",
+    ) as typeof import("rate-limiter-flexible");
+    new RateLimiterClusterMaster();
+  }
   const aggregator = new AggregatorRegistry();
   let stopping = false;
 

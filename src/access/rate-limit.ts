@@ -8,13 +8,7 @@
 import cluster from "node:cluster";
 import { createRequire } from "node:module";
 import type { Redis } from "ioredis";
-import {
-  type RateLimiterAbstract,
-  RateLimiterCluster,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
+import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 
 /** One quota: `limit` units per `windowSeconds`. */
 export interface QuotaPolicy {
@@ -45,12 +39,19 @@ export interface QuotaCounter {
 
 const require = createRequire(import.meta.url);
 
+/**
+ * rate-limiter-flexible, required when a quota is made, not imported at the top: a process
+ * with rate limits off (the default) never loads it (about 1.4 MB of heap).
+ */
+const limiters = () => require("rate-limiter-flexible") as typeof import("rate-limiter-flexible");
+
 export type CounterStore =
   | { kind: "memory" }
   | { kind: "cluster" }
   | { kind: "redis"; client: Redis };
 
 function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstract {
+  const { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } = limiters();
   const options = {
     keyPrefix: `ucs:${policy.name}`,
     points: policy.limit,
@@ -84,6 +85,7 @@ export function createQuotaCounter(
   onStoreFailure: StoreFailureListener = () => {},
 ): QuotaCounter {
   const limiter = limiterFor(policy, store);
+  const { RateLimiterRes } = limiters();
   const stateOf = (res: RateLimiterRes, allowed: boolean): QuotaState => ({
     allowed,
     policy,

@@ -7,7 +7,7 @@
  *   request, which answers as usual.
  * - graphql-yoga: not loaded by GraphQL's usual requests (JSON POSTs, answered by the
  *   shortcut); loaded by the first one that needs it (a GET), which answers as usual.
- * - ioredis: not loaded without REDIS_URL.
+ * - ioredis: not loaded without REDIS_URL; rate-limiter-flexible not without a rate limit.
  */
 import { registerHooks } from "node:module";
 import { afterAll, expect, it } from "vitest";
@@ -47,6 +47,7 @@ it.skipIf(typeof registerHooks !== "function")(
     expect(before).not.toContain("@modelcontextprotocol/sdk");
     expect(before).not.toContain("graphql-yoga");
     expect(before).not.toContain("ioredis");
+    expect(before).not.toContain("rate-limiter-flexible");
 
     const viaGet = await fetch(
       `${origin}/graphql?query=${encodeURIComponent('{ math { sum(numbers: ["1", "2"]) { decimal } } }')}`,
