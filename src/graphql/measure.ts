@@ -84,74 +84,60 @@ export function measureDocument(document: DocumentNode): DocumentMeasure {
     return deepest;
   }
 
-  /** Fields `level` levels below `set` (0: its own fields). */
-  function fieldsAt(set: SelectionSetNode, level: number): number {
+  /**
+   * `ofField` added up over the fields of `set`, through inline fragments and fragment
+   * spreads (each fragment's sum memoised under `kind`).
+   */
+  function sumOverFields(
+    set: SelectionSetNode,
+    kind: string,
+    ofField: (field: FieldNode) => number,
+  ): number {
     let count = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
-        if (isIntrospectionRoot(selection)) continue;
-        if (level === 0) count += 1;
-        else if (selection.selectionSet) count += fieldsAt(selection.selectionSet, level - 1);
+        count += ofField(selection);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        count += fieldsAt(selection.selectionSet, level);
+        count += sumOverFields(selection.selectionSet, kind, ofField);
       } else {
         const name = selection.name.value;
-        count += viaFragment(name, `fields${level}:${name}`, (s) => fieldsAt(s, level));
+        count += viaFragment(name, `${kind}:${name}`, (s) => sumOverFields(s, kind, ofField));
       }
     }
     return count;
   }
+
+  /** Fields `level` levels below `set` (0: its own fields). */
+  const fieldsAt = (set: SelectionSetNode, level: number): number =>
+    sumOverFields(set, `fields${level}`, (field) =>
+      isIntrospectionRoot(field)
+        ? 0
+        : level === 0
+          ? 1
+          : field.selectionSet
+            ? fieldsAt(field.selectionSet, level - 1)
+            : 0,
+    );
 
   /** Introspection fields among `set`'s own fields (they are valid only at the root). */
-  function introspectionAt(set: SelectionSetNode): number {
-    let count = 0;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (isIntrospectionRoot(selection)) count += 1;
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        count += introspectionAt(selection.selectionSet);
-      } else {
-        const name = selection.name.value;
-        count += viaFragment(name, `introspection:${name}`, introspectionAt);
-      }
-    }
-    return count;
-  }
+  const introspectionAt = (set: SelectionSetNode): number =>
+    sumOverFields(set, "introspection", (field) => (isIntrospectionRoot(field) ? 1 : 0));
 
   /** Aliased fields anywhere below `set`. */
-  function aliasesIn(set: SelectionSetNode): number {
-    let count = 0;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.alias && selection.alias.value !== selection.name.value) count += 1;
-        if (selection.selectionSet) count += aliasesIn(selection.selectionSet);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        count += aliasesIn(selection.selectionSet);
-      } else {
-        const name = selection.name.value;
-        count += viaFragment(name, `aliases:${name}`, aliasesIn);
-      }
-    }
-    return count;
-  }
+  const aliasesIn = (set: SelectionSetNode): number =>
+    sumOverFields(
+      set,
+      "aliases",
+      (field) =>
+        (field.alias && field.alias.value !== field.name.value ? 1 : 0) +
+        (field.selectionSet ? aliasesIn(field.selectionSet) : 0),
+    );
 
   /** Aliased fields below the introspection fields among `set`'s own. */
-  function introspectionAliasesAt(set: SelectionSetNode): number {
-    let count = 0;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (isIntrospectionRoot(selection) && selection.selectionSet) {
-          count += aliasesIn(selection.selectionSet);
-        }
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        count += introspectionAliasesAt(selection.selectionSet);
-      } else {
-        const name = selection.name.value;
-        count += viaFragment(name, `introspectionAliases:${name}`, introspectionAliasesAt);
-      }
-    }
-    return count;
-  }
+  const introspectionAliasesAt = (set: SelectionSetNode): number =>
+    sumOverFields(set, "introspectionAliases", (field) =>
+      isIntrospectionRoot(field) && field.selectionSet ? aliasesIn(field.selectionSet) : 0,
+    );
 
   let operationFields = 0;
   let depth = 0;
