@@ -282,4 +282,20 @@ describe("list items per request", () => {
     expect(response.parsed.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(response.parsed.errors?.[0]?.message).toMatch(/more than 10000 list items/);
   });
+
+  it.each([
+    ["one variable of 10,001", { n: 1, list: Array(10_001).fill("1") }],
+    ["two of 6,000, neither declared", { n: 1, a: Array(6000).fill(1), b: Array(6000).fill(1) }],
+    ["nested lists", { n: 1, list: [Array(6000).fill("1"), Array(6000).fill("1")] }],
+  ])(
+    "variables holding more are refused whole before they are coerced: %s",
+    async (_name, variables) => {
+      const message = await expectRefused(
+        "query ($n: Int) { test { count(n: $n) { runs } } }",
+        "listItems",
+        variables,
+      );
+      expect(message).toMatch(/at most 10000 are allowed per request/);
+    },
+  );
 });

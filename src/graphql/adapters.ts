@@ -6,8 +6,8 @@
  * - The shortcut, for the usual request: `POST` with a JSON object body of plainly
  *   well-formed parameters, answered as `application/json`. It skips yoga's Fetch-API
  *   emulation (a Request and a Response object, headers, hook chains) and answers in the
- *   same tick when nothing on the way is asynchronous. A result with errors is written by
- *   yoga's own result processor, so its status and headers are yoga's.
+ *   same tick when nothing on the way is asynchronous. A result with errors gets the status,
+ *   headers and body yoga's result processor would give it ({@link errorAnswer}).
  * - Yoga, for everything else (GET, `application/graphql`, other `Accept` media types,
  *   malformed parameters): it reads and checks the parameters and negotiates the answer as
  *   always, and {@link usePipeline} makes the pipeline its parameter handler. Yoga is
@@ -15,13 +15,8 @@
  *   the shortcut's requests never holds it (about 7 MB).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ExecutionResult } from "graphql";
-import type {
-  OnParamsEventPayload,
-  Plugin,
-  processRegularResult,
-  YogaServerInstance,
-} from "graphql-yoga";
+import { type ExecutionResult, GraphQLError } from "graphql";
+import type { OnParamsEventPayload, Plugin } from "graphql-yoga";
 import { isJson } from "./http-errors.js";
 import {
   type GraphqlParams,
@@ -63,34 +58,91 @@ export function shortcutParams(request: FastifyRequest): GraphqlParams | undefin
   return body as GraphqlParams;
 }
 
-/** Yoga once loaded: its server, and the result processor it writes answers with. */
-export interface LoadedYoga {
-  server: YogaServerInstance<RequestContext, object>;
-  processRegularResult: typeof processRegularResult;
+type HttpExtension = { status?: number; headers?: Record<string, string>; spec?: boolean };
+
+const httpOf = (extensions: Record<string, unknown> | undefined) =>
+  extensions?.http as HttpExtension | undefined;
+
+/**
+ * What yoga's regular result processor answers for `application/json`, written out so that
+ * the shortcut never loads yoga: the status and headers the errors ask for (the highest
+ * status; 200 when every error is a GraphQL error whose status GraphQL over HTTP lets
+ * `application/json` soften; 500 for an unexpected error without data), and the result
+ * without the internal `http` and `unexpected` extensions. The fast-path tests compare
+ * both adapters' answers.
+ */
+export function errorAnswer(result: GraphqlResult): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  const errors = result.errors ?? [];
+  const soften =
+    errors.some((error) => error instanceof GraphQLError) &&
+    errors.some((error) => {
+      const original = error.extensions?.originalError;
+      return !original || original instanceof GraphQLError;
+    });
+  let status = httpOf(result.extensions)?.status;
+  Object.assign(headers, lowerCased(httpOf(result.extensions)?.headers));
+  let unexpected = false;
+  for (const error of errors) {
+    const http = httpOf(error.extensions);
+    if (http) {
+      Object.assign(headers, lowerCased(http.headers));
+      if (soften && http.spec) continue;
+      if (http.status && (!status || http.status > status)) status = http.status;
+    } else if (!isOriginalGraphQLError(error) || error.extensions?.unexpected) {
+      unexpected = true;
+    }
+  }
+  if (errors.length === 0) status ||= 200;
+  status ||= unexpected && !("data" in result) ? 500 : 200;
+  return { status, headers, body: (result.stringify ?? JSON.stringify)(withoutInternals(result)) };
 }
 
-/** Yoga, loaded on first use (the same promise every time once it has loaded). */
-export type YogaLoader = () => Promise<LoadedYoga>;
-
-/** A result with errors becomes an answer exactly as yoga makes it. */
-async function sendWithErrors(
-  reply: FastifyReply,
-  result: ExecutionResult,
-  loadYoga: YogaLoader,
-): Promise<FastifyReply> {
-  const yoga = await loadYoga();
-  const response = await yoga.processRegularResult(
-    result,
-    yoga.server.fetchAPI,
-    "application/json",
-  );
-  reply.status(response.status);
-  for (const [name, value] of response.headers) reply.header(name, value);
-  return reply.send(await response.text());
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  const lowered: Record<string, string> = {};
+  for (const name in headers) lowered[name.toLowerCase()] = headers[name] as string;
+  return lowered;
 }
 
-function send(reply: FastifyReply, result: GraphqlResult, loadYoga: YogaLoader) {
-  if (result.errors?.length || !result.stringify) return sendWithErrors(reply, result, loadYoga);
+function isOriginalGraphQLError(error: unknown): boolean {
+  if (!(error instanceof GraphQLError)) return false;
+  return error.originalError == null || isOriginalGraphQLError(error.originalError);
+}
+
+/** The result as sent: errors without their `http` and `unexpected` extensions. */
+function withoutInternals(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length && !result.extensions?.http) return result;
+  const sent: Record<string, unknown> = { ...result };
+  if (result.errors) {
+    // Rebuilt from the error's nodes, source and positions, as yoga rebuilds it: an error
+    // that only carries `locations` (graphql-jit's variable errors) is sent without them.
+    sent.errors = result.errors.map((error) => {
+      const { http: _http, unexpected: _unexpected, ...rest } = error.extensions ?? {};
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: Object.keys(rest).length > 0 ? rest : undefined,
+      });
+    });
+  }
+  if (result.extensions) {
+    const { http: _http, ...rest } = result.extensions;
+    sent.extensions = Object.keys(rest).length > 0 ? rest : undefined;
+  }
+  return sent as ExecutionResult;
+}
+
+function send(reply: FastifyReply, result: GraphqlResult) {
+  if (result.errors?.length || !result.stringify) {
+    const answer = errorAnswer(result);
+    return reply.status(answer.status).headers(answer.headers).send(answer.body);
+  }
   return reply.status(200).headers(JSON_ANSWER_HEADERS).send(result.stringify(result));
 }
 
@@ -99,12 +151,11 @@ function send(reply: FastifyReply, result: GraphqlResult, loadYoga: YogaLoader) 
  * otherwise it sends the answer, in the same tick when the pipeline's result is ready.
  *
  * @example
- * const shortcut = createShortcut(pipeline, loadYoga);
+ * const shortcut = createShortcut(pipeline);
  * if (shortcut(request, reply) === undefined) return viaYoga(request, reply);
  */
-export function createShortcut(pipeline: Pipeline, loadYoga: YogaLoader) {
-  const sendResult = (reply: FastifyReply) => (result: GraphqlResult) =>
-    send(reply, result, loadYoga);
+export function createShortcut(pipeline: Pipeline) {
+  const sendResult = (reply: FastifyReply) => (result: GraphqlResult) => send(reply, result);
   return function shortcut(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -113,7 +164,7 @@ export function createShortcut(pipeline: Pipeline, loadYoga: YogaLoader) {
     if (!params) return undefined;
     // The same context yoga hands the pipeline: its server context.
     const result = pipeline.run(params, { req: request, reply });
-    return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result, loadYoga);
+    return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result);
   };
 }
 

@@ -23,7 +23,13 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
-import { declaredCost, overBudget, type Spent } from "../core/budget.js";
+import {
+  declaredCost,
+  MAX_LIST_ITEMS_PER_REQUEST,
+  overBudget,
+  refusalCost,
+  type Spent,
+} from "../core/budget.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import { limitError } from "./limits.js";
@@ -205,8 +211,13 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
   }
 
   /**
-   * The refusal for a request whose fields together pass the budget, or undefined. Fields
-   * whose arguments do not coerce or validate count for nothing: they fail on their own.
+   * The refusal for a request whose fields together pass the budget, or undefined. A field
+   * whose arguments do not validate is charged for refusing them (`refusalCost`: finding
+   * every problem reads every item); one whose arguments do not coerce counts for nothing (it fails on
+   * its own, before anything is read). Once the fields' variables have sent
+   * {@link MAX_LIST_ITEMS_PER_REQUEST} list items, later fields are not read here either:
+   * they fail at execution before running (resolve.ts), so the budget never reads more
+   * than one request's worth of items.
    */
   function check(
     fields: CostedFields,
@@ -221,6 +232,7 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       values = coerced.coerced;
     }
     const spent: Spent = { work: 0, bytes: 0 };
+    const items = { left: MAX_LIST_ITEMS_PER_REQUEST };
     // A field without variables costs the same every request, and fields that cost the
     // same as an earlier one take its cost: each worked out once.
     const { sites, same } = fields;
@@ -230,7 +242,7 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       const first = same[i] as number;
       let cost: Cost | null | undefined = first < i ? costs[first] : site.fixed;
       if (cost === undefined) {
-        cost = costOf(site, values);
+        cost = costOf(site, values, items);
         if (!site.variable) site.fixed = cost;
       }
       costs[i] = cost;
@@ -243,8 +255,16 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
     return undefined;
   }
 
-  /** What one field declares it will spend with these variables; null if nothing or invalid. */
-  function costOf(site: Site, values: Record<string, unknown>): Cost | null {
+  /**
+   * What one field will spend with these variables: what its operation declares, or
+   * refusing its arguments when they are invalid; null when they do not coerce, or when
+   * they would take the request past its list items (`items`, shared by its fields).
+   */
+  function costOf(
+    site: Site,
+    values: Record<string, unknown>,
+    items: { left: number },
+  ): Cost | null {
     let args: Record<string, unknown>;
     try {
       args = getArgumentValues(site.field, site.node, values);
@@ -252,8 +272,15 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       return null;
     }
     const input: Record<string, unknown> = {};
-    for (const name in args) if (args[name] !== null) input[name] = args[name];
-    return declaredCost(site.operation, input) ?? null;
+    for (const name in args) {
+      const value = args[name];
+      if (value === null) continue;
+      input[name] = value;
+      // Lists written in the document are bounded by its token limit; variables are not.
+      if (site.variable && Array.isArray(value)) items.left -= value.length;
+    }
+    if (items.left < 0) return null;
+    return declaredCost(site.operation, input) ?? refusalCost(input);
   }
 
   function refusal(reason: string, spent: Spent): GraphQLError {

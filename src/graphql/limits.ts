@@ -208,6 +208,40 @@ export function takeProblems(context: object, problems: Problem[]): Problem[] {
 /** List items one request may send across all its fields (core/budget.ts). */
 export { MAX_LIST_ITEMS_PER_REQUEST };
 
+/** List items in a variable value, nested lists and objects included. */
+function listItemsIn(value: unknown, depth: number): number {
+  if (typeof value !== "object" || value === null || depth > 8) return 0;
+  let items = 0;
+  if (Array.isArray(value)) {
+    items = value.length;
+    for (const item of value) if (typeof item === "object") items += listItemsIn(item, depth + 1);
+  } else {
+    for (const key of Object.keys(value)) {
+      items += listItemsIn((value as Record<string, unknown>)[key], depth + 1);
+    }
+  }
+  return items;
+}
+
+/**
+ * The refusal for variables that hold more list items than one request may send, or
+ * undefined. Counted on the JSON as sent, before graphql coerces any: coercing 245,000
+ * items spread over 98 variables cost more than every field they fed.
+ *
+ * @example
+ * variablesProblem({ n: Array(20_000).fill("1") }); // LIMIT_EXCEEDED, limit "listItems"
+ */
+export function variablesProblem(variables: Record<string, unknown>): GraphQLError | undefined {
+  let items = 0;
+  for (const name of Object.keys(variables)) items += listItemsIn(variables[name], 0);
+  if (items <= MAX_LIST_ITEMS_PER_REQUEST) return undefined;
+  return limitError(
+    `The variables hold ${items} list items; at most ${MAX_LIST_ITEMS_PER_REQUEST} are allowed per request (as in one REST request). Split the request.`,
+    "listItems",
+    MAX_LIST_ITEMS_PER_REQUEST,
+  );
+}
+
 const listItemBudgets = new WeakMap<object, { remaining: number }>();
 
 /** Charges `input`'s list items to the request; false once the request's budget is spent. */

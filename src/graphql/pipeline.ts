@@ -31,7 +31,7 @@ import {
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Budget, CostedFields } from "./budget.js";
-import { type GraphqlLimits, queryTextProblem, requestRules } from "./limits.js";
+import { type GraphqlLimits, queryTextProblem, requestRules, variablesProblem } from "./limits.js";
 import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
 
 /** What resolvers get as context: the HTTP exchange (its logger, the key), on both adapters. */
@@ -252,6 +252,8 @@ export function createPipeline(options: PipelineOptions) {
     const entry = preparedFor(params.query, operationName, context.req.method === "GET");
     if (!("document" in entry)) return entry;
     const variables = params.variables ?? {};
+    const tooMany = variablesProblem(variables);
+    if (tooMany) return { errors: [tooMany] };
     // Before the quota is charged: a refused request costs nothing.
     const refusal = budget.check(entry.costed, variables);
     if (refusal) return { errors: [refusal] };

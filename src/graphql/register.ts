@@ -14,11 +14,11 @@ import type {
   onRequestHookHandler,
 } from "fastify";
 import { GraphQLError } from "graphql";
-import type { YogaLogger } from "graphql-yoga";
+import type { YogaLogger, YogaServerInstance } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import { depthBounded } from "../http/json-body.js";
 import type { AnyOperation } from "../kit/define.js";
-import { createShortcut, type LoadedYoga, usePipeline } from "./adapters.js";
+import { createShortcut, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
@@ -116,11 +116,11 @@ export function registerGraphql(
   });
   // Loaded by the first request that needs yoga (see adapters.ts); a failed load is
   // retried by the next such request rather than remembered.
-  let yoga: Promise<LoadedYoga> | undefined;
-  const loadYoga = (): Promise<LoadedYoga> => {
+  let yoga: Promise<YogaServerInstance<RequestContext, object>> | undefined;
+  const loadYoga = (): Promise<YogaServerInstance<RequestContext, object>> => {
     yoga ??= import("graphql-yoga").then(
-      ({ createYoga, processRegularResult }) => ({
-        server: createYoga<RequestContext>({
+      ({ createYoga }) =>
+        createYoga<RequestContext>({
           schema,
           graphqlEndpoint: GRAPHQL_PATH,
           // GraphiQL is served by the route below, from local files, without a key.
@@ -138,8 +138,6 @@ export function registerGraphql(
           logging: logger,
           plugins: [useFastifyParams(), usePipeline(pipeline)],
         }),
-        processRegularResult,
-      }),
       (error: unknown) => {
         yoga = undefined;
         throw error;
@@ -148,7 +146,7 @@ export function registerGraphql(
     return yoga;
   };
 
-  const shortcut = options.fastPath === false ? undefined : createShortcut(pipeline, loadYoga);
+  const shortcut = options.fastPath === false ? undefined : createShortcut(pipeline);
 
   const onRequest: onRequestHookHandler = function graphqlAuth(request, reply, done) {
     if (wantsGraphiql(request)) return done();
@@ -203,7 +201,7 @@ export function registerGraphql(
   });
 
   async function viaYoga(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const { server } = await loadYoga();
+    const server = await loadYoga();
     const response = await server.handleNodeRequestAndResponse(request, reply, {
       req: request,
       reply,

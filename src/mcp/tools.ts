@@ -5,7 +5,7 @@
  * HTTP, stdio) only carry messages to that server.
  */
 import type { CallToolResult, ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { declaredCost, type Spent } from "../core/budget.js";
+import { declaredCost, refusalCost, type Spent } from "../core/budget.js";
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -65,8 +65,8 @@ export interface McpTools {
   call(name: string, args: JsonObject | undefined): CallToolResult | undefined;
   /**
    * What one call declares it will spend (its operation's `cost`; the answer's bytes
-   * twice, as text and as structured content), or undefined when it declares nothing or
-   * its arguments are invalid (the call itself then answers isError).
+   * twice, as text and as structured content; refusing its arguments when they are
+   * invalid), or undefined for an unknown tool or arguments that are not an object.
    */
   costOf(name: unknown, args: unknown): Spent | undefined;
 }
@@ -185,8 +185,9 @@ export function createMcpTools(
     const entry = typeof name === "string" ? entries.get(name) : undefined;
     if (!entry || typeof args !== "object" || args === null) return undefined;
     const { input, problems } = inputOf(entry, args as JsonObject);
-    const cost = problems.length === 0 ? declaredCost(entry.operation, input) : undefined;
-    if (!cost) return undefined;
+    const declared = problems.length === 0 ? declaredCost(entry.operation, input) : undefined;
+    // Invalid arguments are charged for their refusal, which reads every item.
+    const cost = declared ?? refusalCost(input);
     return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
   }
 

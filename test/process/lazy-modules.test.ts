@@ -6,7 +6,8 @@
  * - The MCP SDK: not loaded by start, REST, GraphQL or /docs; loaded by the first /mcp
  *   request, which answers as usual.
  * - graphql-yoga: not loaded by GraphQL's usual requests (JSON POSTs, answered by the
- *   shortcut); loaded by the first one that needs it (a GET), which answers as usual.
+ *   shortcut, errors included); loaded by the first one that needs it (a GET), which
+ *   answers as usual.
  * - ioredis: not loaded without REDIS_URL; rate-limiter-flexible not without a rate limit.
  */
 import { registerHooks } from "node:module";
@@ -38,6 +39,13 @@ it.skipIf(typeof registerHooks !== "function")(
       body: JSON.stringify({ query: '{ math { sum(numbers: ["1", "2"]) { decimal } } }' }),
     });
     expect(graphql.status).toBe(200);
+    // An answer with errors is written without yoga too.
+    const refused = await fetch(`${origin}/graphql`, {
+      method: "POST",
+      headers: { ...HEADERS, "content-type": "application/json" },
+      body: JSON.stringify({ query: '{ math { sum(numbers: ["x"]) { decimal } } }' }),
+    });
+    expect((await refused.json()).errors[0].extensions.code).toBe("BAD_USER_INPUT");
     expect((await server.get("/docs")).status).toBe(200);
 
     const before = loadedPackages(server.stderr);

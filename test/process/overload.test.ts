@@ -158,6 +158,42 @@ it("refuses 100 aliases sharing one large variable, whatever the operation, in u
   await expectStillServing(server);
 }, 90_000);
 
+it("bounds documents whose fields each bring their own large or invalid variable", async () => {
+  const server = await production();
+  const sums = (count: number) =>
+    `query(${Array.from({ length: count }, (_, i) => `$v${i}: [Decimal!]!`).join(", ")}) { math { ${Array.from({ length: count }, (_, i) => `a${i}: sum(numbers: $v${i}) { count }`).join(" ")} } }`;
+  // Third outside attack run: 98 fields over 98 variables of 2,500 invalid numbers (985 KB)
+  // cost 1.7-2.8 s, every field parsed by zod in the budget and counted for nothing; one
+  // field over 480,000 numbers cost 210-290 ms and took RSS to 238 MB.
+  const cases: [string, string, Record<string, unknown>, number][] = [
+    [
+      "98 fields, each its own 2,500 invalid numbers",
+      sums(98),
+      Object.fromEntries(Array.from({ length: 98 }, (_, i) => [`v${i}`, Array(2500).fill("x")])),
+      400,
+    ],
+    ["2 fields, one over 240,000 numbers", sums(2), { v0: Array(240_000).fill(1), v1: ["1"] }, 400],
+    [
+      "40 fields, each its own 250 invalid numbers (10,000 in all)",
+      sums(40),
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`v${i}`, Array(250).fill("x")])),
+      400,
+    ],
+  ];
+  for (const [name, query, variables, status] of cases) {
+    const send = () => postGraphql(server.port, { query, variables });
+    expect((await send()).status).toBe(status); // the first also compiles what it runs
+    const cpuBefore = cpuMs(server.pid);
+    for (let round = 0; round < 3; round++) expect((await send()).status).toBe(status);
+    const cpu = (cpuMs(server.pid) - cpuBefore) / 3;
+    console.log(`[overload] ${name}: ${status}, server CPU ${cpu.toFixed(0)} ms each`);
+    expect(cpu).toBeLessThan(100);
+  }
+  const { peak } = residentMb(server.pid);
+  console.log(`[overload] peak RSS after these documents: ${peak} MB`);
+  await expectStillServing(server);
+}, 90_000);
+
 it("refuses 200 aliased full introspections (which once took the heap past its cap), and keeps serving", async () => {
   const server = await production();
   const fragment =
