@@ -21,6 +21,7 @@ import { isJson } from "./http-errors.js";
 import {
   type GraphqlParams,
   type GraphqlResult,
+  isOriginalGraphQLError,
   isPromise,
   type Pipeline,
   type RequestContext,
@@ -106,11 +107,6 @@ function lowerCased(headers: Record<string, string> | undefined): Record<string,
   const lowered: Record<string, string> = {};
   for (const name in headers) lowered[name.toLowerCase()] = headers[name] as string;
   return lowered;
-}
-
-function isOriginalGraphQLError(error: unknown): boolean {
-  if (!(error instanceof GraphQLError)) return false;
-  return error.originalError == null || isOriginalGraphQLError(error.originalError);
 }
 
 /** The result as sent: errors without their `http` and `unexpected` extensions. */

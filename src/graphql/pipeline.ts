@@ -96,7 +96,7 @@ export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
 }
 
 /** An error that is a GraphQLError all the way down: a refusal, never masked. */
-function isOriginalGraphQLError(error: unknown): boolean {
+export function isOriginalGraphQLError(error: unknown): boolean {
   if (!(error instanceof GraphQLError)) return false;
   return error.originalError == null || isOriginalGraphQLError(error.originalError);
 }
