@@ -208,38 +208,50 @@ export function takeProblems(context: object, problems: Problem[]): Problem[] {
 /** List items one request may send across all its fields (core/budget.ts). */
 export { MAX_LIST_ITEMS_PER_REQUEST };
 
-/** List items in a variable value, nested lists and objects included. */
-function listItemsIn(value: unknown, depth: number): number {
-  if (typeof value !== "object" || value === null || depth > 8) return 0;
-  let items = 0;
+/**
+ * Takes a variable value's list items and object fields, nested ones included, from
+ * `budget.left`, stopping once it is spent. The schema has no input objects, so an object
+ * is always refused, but graphql coerces it first and writes all of it into its error
+ * (100,000 keys: ~400 ms and a 1.9 MB answer); `Object.values` alone took 55–100 ms there.
+ */
+function takeItems(value: unknown, depth: number, budget: { left: number }): void {
+  if (typeof value !== "object" || value === null || depth > 8) return;
   if (Array.isArray(value)) {
-    items = value.length;
-    for (const item of value) if (typeof item === "object") items += listItemsIn(item, depth + 1);
-  } else {
-    for (const key of Object.keys(value)) {
-      items += listItemsIn((value as Record<string, unknown>)[key], depth + 1);
+    budget.left -= value.length;
+    for (let index = 0; index < value.length && budget.left >= 0; index++) {
+      const item: unknown = value[index];
+      if (typeof item === "object") takeItems(item, depth + 1, budget);
     }
+    return;
   }
-  return items;
+  for (const key in value) {
+    if (--budget.left < 0) return;
+    const entry = (value as Record<string, unknown>)[key];
+    if (typeof entry === "object") takeItems(entry, depth + 1, budget);
+  }
 }
 
 /**
- * The refusal for variables that hold more list items than one request may send, or
- * undefined. Counted on the JSON as sent, before graphql coerces any: coercing 245,000
- * items spread over 98 variables cost more than every field they fed.
+ * The refusal for variables that hold more list items (or object fields) than one request
+ * may send, or undefined. Counted on the JSON as sent, before graphql coerces any: coercing
+ * 245,000 items spread over 98 variables cost more than every field they fed.
  *
  * @example
  * variablesProblem({ n: Array(20_000).fill("1") }); // LIMIT_EXCEEDED, limit "listItems"
  */
 export function variablesProblem(variables: Record<string, unknown>): GraphQLError | undefined {
-  let items = 0;
-  for (const name of Object.keys(variables)) items += listItemsIn(variables[name], 0);
-  if (items <= MAX_LIST_ITEMS_PER_REQUEST) return undefined;
-  return limitError(
-    `The variables hold ${items} list items; at most ${MAX_LIST_ITEMS_PER_REQUEST} are allowed per request (as in one REST request). Split the request.`,
-    "listItems",
-    MAX_LIST_ITEMS_PER_REQUEST,
-  );
+  const budget = { left: MAX_LIST_ITEMS_PER_REQUEST };
+  for (const name in variables) {
+    takeItems(variables[name], 0, budget);
+    if (budget.left < 0) {
+      return limitError(
+        `The variables hold more than ${MAX_LIST_ITEMS_PER_REQUEST} list items (object fields counted); at most ${MAX_LIST_ITEMS_PER_REQUEST} are allowed per request (as in one REST request). Split the request.`,
+        "listItems",
+        MAX_LIST_ITEMS_PER_REQUEST,
+      );
+    }
+  }
+  return undefined;
 }
 
 const listItemBudgets = new WeakMap<object, { remaining: number }>();
