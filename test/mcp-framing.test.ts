@@ -102,6 +102,38 @@ describe("POST /mcp framing", () => {
     expect(response.json()).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32602 } });
   });
 
+  it.each([
+    [
+      "a call",
+      (args: object) => ({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "math_sum", arguments: args },
+      }),
+    ],
+  ])(
+    "%s whose arguments have more than 100 names is refused whole (each would be a problem listed)",
+    async (_why, make) => {
+      const args = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`x${i}`, 1]));
+      for (const body of [make(args), [make(args), make({ numbers: ["1"] })]]) {
+        const response = await post(body);
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error).toMatchObject({
+          code: -32600,
+          message: expect.stringMatching(/more than 100 names/),
+        });
+      }
+      const fine = await post(
+        make({
+          ...Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`x${i}`, 1])),
+          numbers: ["1"],
+        }),
+      );
+      expect(fine.statusCode).toBe(200);
+    },
+  );
+
   it("initialize: the server's capabilities, with the client's id", async () => {
     const response = await post({ ...INITIALIZE, id: "init-7" });
     expect(response.statusCode).toBe(200);
