@@ -266,14 +266,20 @@ it("refuses an MCP batch of 100 FizzBuzz tool calls whose answers add up past th
     ["25 calls of 10,000 invalid numbers", invalid, /250000 list items/],
     ["100 tool listings", listings, /answer would take about/],
   ] as const) {
+    // The first also compiles the paths it takes (as in the tests above); the next three
+    // are what an attacker repeating it costs.
+    const refuse = async () => {
+      const refused = await post(body);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+        reason,
+      );
+    };
+    await refuse();
     const before = cpuMs(server.pid);
-    const refused = await post(body);
-    const spent = cpuMs(server.pid) - before;
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
-      reason,
-    );
-    console.log(`[overload] MCP batch of ${name} refused: server CPU ${spent.toFixed(0)} ms`);
+    for (let round = 0; round < 3; round++) await refuse();
+    const spent = (cpuMs(server.pid) - before) / 3;
+    console.log(`[overload] MCP batch of ${name} refused: server CPU ${spent.toFixed(0)} ms each`);
     expect(spent).toBeLessThan(100);
   }
   await expectStillServing(server);
