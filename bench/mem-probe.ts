@@ -8,8 +8,8 @@
  * little else) and the probe sums what its mark-compacts freed per costly request and the
  * most V8 kept in its page pool (freed pages it keeps resident for reuse).
  *
- *   npx tsx bench/mem-probe.ts [--flags="--max-old-space-size=128 …"] [--rows=rest-sum,…|none]
- *     [--fairness=3] [--seconds=4] [--env="MALLOC_ARENA_MAX=2"] [--breakdown] [--gc-log=/tmp/gc.log]
+ *   npx tsx bench/mem-probe.ts [--flags="…" (npm start's)] [--rows=rest-sum,…|none]
+ *     [--fairness=3] [--seconds=4] [--env="NAME=value …" (npm start's; "" for none)] [--breakdown] [--gc-log=/tmp/gc.log]
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startCommand } from "../scripts/lib/start-command.js";
 import { loadOperations } from "../src/registry/loader.js";
 import { measureFairness } from "./lib/fairness.js";
 import { runLoad } from "./lib/load.js";
@@ -31,6 +32,7 @@ import {
 } from "./lib/proc.js";
 import { API_KEY, buildWorkloads } from "./lib/workload.js";
 
+const START = startCommand();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS_PER_SECOND = 100;
@@ -40,12 +42,18 @@ const { values } = parseArgs({
   options: {
     flags: {
       type: "string",
-      default: "--max-old-space-size=128 --max-semi-space-size=4 --no-maglev",
+      default: START.nodeFlags.join(" "),
     },
     rows: { type: "string", default: SERVICE_ROWS },
     fairness: { type: "string", default: "3" },
     seconds: { type: "string", default: "4" },
-    env: { type: "string", default: "" },
+    // npm start's variables; --env="" runs without them.
+    env: {
+      type: "string",
+      default: Object.entries(START.env)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(" "),
+    },
     breakdown: { type: "boolean", default: false },
     "gc-log": { type: "string", default: "" },
   },

@@ -24,6 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startCommand } from "../scripts/lib/start-command.js";
 import { loadOperations } from "../src/registry/loader.js";
 import { FAIRNESS_TARGET, type FairnessResult, measureFairness } from "./lib/fairness.js";
 import { type LoadResult, runLoad, stopLoad } from "./lib/load.js";
@@ -63,6 +64,8 @@ import {
   YARDSTICK_WORK_US,
 } from "./lib/workload.js";
 
+/** How `npm start` runs the service, so the bench measures what ships. */
+const START = startCommand();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LOG_LEVEL = "info";
 const PYTHON = "/usr/bin/python3";
@@ -102,7 +105,7 @@ function parse() {
       connections: { type: "string" },
       only: { type: "string" },
       "no-build": { type: "boolean", default: false },
-      "node-flags": { type: "string", default: startFlags() },
+      "node-flags": { type: "string", default: START.nodeFlags.join(" ") },
       out: { type: "string", default: path.join(ROOT, "bench", "results") },
     },
   });
@@ -125,16 +128,6 @@ function options() {
     out: path.resolve(values.out),
     nodeFlags: values["node-flags"].split(/\s+/).filter(Boolean),
   };
-}
-
-/** The node flags `npm start` uses, read from package.json, so the bench runs what ships. */
-function startFlags(): string {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  return (
-    /^node ((?:--\S+ )*)dist\/src\/server\.js$/.exec(pkg.scripts.start ?? "")?.[1]?.trim() ?? ""
-  );
 }
 
 function build(): void {
@@ -175,7 +168,7 @@ async function startServers(
     startNode({
       name,
       args: [...nodeFlags, path.join(ROOT, "dist", "src", "server.js")],
-      env: { NODE_ENV: "production", API_KEYS: API_KEY, LOG_LEVEL, ...extra },
+      env: { ...START.env, NODE_ENV: "production", API_KEYS: API_KEY, LOG_LEVEL, ...extra },
       logDir,
       cwd: ROOT,
     });
@@ -285,6 +278,7 @@ async function main(): Promise<number> {
     logLevel: LOG_LEVEL,
     autocannon: autocannonVersion(),
     nodeFlags: opts.nodeFlags,
+    startEnv: START.env,
   };
   if (opts.build) build();
 

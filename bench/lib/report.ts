@@ -64,6 +64,8 @@ export interface Settings {
   autocannon: string;
   /** Extra flags given to the service's `node`. */
   nodeFlags: string[];
+  /** Variables `npm start` sets in front of node (malloc's settings). */
+  startEnv: Record<string, string>;
 }
 
 export function median(values: readonly number[]): number {
@@ -246,7 +248,11 @@ export function markdown(
     `Load: autocannon ${settings.autocannon}, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `on the same machine; ${settings.rounds} rounds × each target × ${settings.seconds} s ` +
       `(+${settings.warmupSeconds} s warm-up each), targets alternating within each round; medians across rounds.  `,
-    `Service: \`node ${settings.nodeFlags.map((flag) => `${flag} `).join("")}dist/src/server.js\`, NODE_ENV=production, LOG_LEVEL=${settings.logLevel} ` +
+    `Service: \`${Object.entries(settings.startEnv)
+      .map(([name, value]) => `${name}=${value} `)
+      .join(
+        "",
+      )}node ${settings.nodeFlags.map((flag) => `${flag} `).join("")}dist/src/server.js\`, NODE_ENV=production, LOG_LEVEL=${settings.logLevel} ` +
       "(one log line per request, to /dev/null), rate limits off (the default).",
     "",
     "Each figure is followed by its ratio to the raw server's (`×`). Latency has autocannon's 1 ms resolution.",

@@ -7,12 +7,12 @@
  * running (the whole process group, so cluster workers too). Call it in `afterAll`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { type Agent, type IncomingHttpHeaders, request } from "node:http";
 import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../scripts/lib/free-port.js";
 import { cpuTicks, statusKb } from "../../scripts/lib/proc-stats.js";
+import { type StartCommand, startCommand } from "../../scripts/lib/start-command.js";
 
 export { freePort };
 
@@ -140,7 +140,7 @@ export class Server extends Proc {
     readonly port: number,
     env: Record<string, string>,
     name = `server:${port}`,
-    /** Flags for node itself, such as the heap caps of `npm start` ({@link START_NODE_FLAGS}). */
+    /** Flags for node itself, such as the heap caps of `npm start` ({@link START}). */
     nodeFlags: readonly string[] = [],
   ) {
     super(name, process.execPath, [...nodeFlags, "--import", "tsx", "src/server.ts"], {
@@ -181,12 +181,8 @@ export interface StartOptions {
   nodeFlags?: readonly string[];
 }
 
-/** The node flags of package.json's `start` script (the heap caps and V8 flags production runs with). */
-export const START_NODE_FLAGS: readonly string[] = (
-  (
-    JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }
-  ).scripts.start.match(/(?<=\s)--\S+/g) ?? []
-).slice();
+/** How package.json's `start` script runs node: malloc's settings and the heap caps and V8 flags. */
+export const START: StartCommand = startCommand();
 
 /** CPU time a process has used so far (user + system), in ms, at /proc's 10 ms resolution. */
 export function cpuMs(pid: number): number {

@@ -20,7 +20,7 @@ import {
   httpGet,
   residentMb,
   type Server,
-  START_NODE_FLAGS,
+  START,
   sleep,
   startServer,
   stopAll,
@@ -37,10 +37,10 @@ const RULES = Array.from(
 afterAll(stopAll);
 
 async function production(): Promise<Server> {
-  expect(START_NODE_FLAGS).toContain("--max-old-space-size=128");
+  expect(START.nodeFlags).toContain("--max-old-space-size=128");
   return startServer(
-    { API_KEYS: KEY, NODE_ENV: "production", LOG_LEVEL: "warn" },
-    { nodeFlags: START_NODE_FLAGS },
+    { ...START.env, API_KEYS: KEY, NODE_ENV: "production", LOG_LEVEL: "warn" },
+    { nodeFlags: START.nodeFlags },
   );
 }
 
