@@ -134,6 +134,34 @@ describe("POST /mcp framing", () => {
     },
   );
 
+  it.each([
+    ["lists", (n: number) => ({ numbers: Array(n).fill("1") })],
+    [
+      "an object's fields",
+      (n: number) => ({
+        numbers: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1])),
+      }),
+    ],
+  ])(
+    "a batch whose calls send more than 10,000 items in %s together is refused whole",
+    async (_what, args) => {
+      const call = (id: number, n: number) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "math_sum", arguments: args(n) },
+      });
+      const refused = await post([call(1, 5_000), call(2, 5_001)]);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toMatchObject({
+        code: -32600,
+        message: expect.stringMatching(/more than 10000 list items/),
+      });
+      const answered = await post([call(1, 5_000), call(2, 4_999)]);
+      expect(answered.statusCode).toBe(200);
+    },
+  );
+
   it("initialize: the server's capabilities, with the client's id", async () => {
     const response = await post({ ...INITIALIZE, id: "init-7" });
     expect(response.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineOperation } from "../kit/define.js";
 import { decimal, list } from "../kit/params.js";
-import { declaredCost, overBudget } from "./budget.js";
+import { declaredCost, overBudget, takeSentItems } from "./budget.js";
 
 const costed = (input: z.ZodObject) =>
   defineOperation({
@@ -62,5 +62,36 @@ describe("overBudget", () => {
     expect(overBudget({ work: 1, bytes: 5_000_000 })).toMatch(/answer .* 5000000 bytes/);
     expect(overBudget({ work: 30_000_000, bytes: 1 })).toMatch(/30000000 digit operations/);
     expect(overBudget({ work: 1, bytes: 1 })).toBeUndefined();
+  });
+});
+
+describe("takeSentItems", () => {
+  const nested = (depth: number): unknown => (depth === 0 ? ["a", "b"] : [nested(depth - 1)]);
+  it.each([
+    ["a string", "1,2,3", 100],
+    ["a number", 7, 100],
+    ["null", null, 100],
+    ["a list", ["1", "2", "3"], 97],
+    ["an empty list", [], 100],
+    ["an object's fields", { a: 1, b: 2 }, 98],
+    ["lists inside an object", { a: ["1", "2"], b: [] }, 96],
+    ["objects inside a list", [{ a: 1 }, { b: 2, c: 3 }], 95],
+    ["nesting to depth 8", nested(8), 90],
+    ["nothing below depth 8", nested(9), 91],
+  ])("counts %s", (_name, value, left) => {
+    const budget = { left: 100 };
+    takeSentItems(value, budget);
+    expect(budget.left).toBe(left);
+  });
+
+  it("stops once the budget is spent", () => {
+    const budget = { left: 3 };
+    const object = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, [1, 2]]));
+    takeSentItems(object, budget);
+    expect(budget.left).toBe(-1);
+    const lists = { left: 3 };
+    takeSentItems([[1, 2, 3, 4, 5], ...Array(1000).fill([1, 2])], lists);
+    expect(lists.left).toBeLessThan(0);
+    expect(lists.left).toBeGreaterThan(-2000);
   });
 });

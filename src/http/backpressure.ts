@@ -122,10 +122,12 @@ export function registerBackpressure(
       done: HookHandlerDoneFunction,
     ) {
       const socket = request.raw.socket as WithState<Socket> | null;
-      // Injected requests (tests) have no real connection to protect.
-      if (!socket || typeof socket.bytesWritten !== "number") return done();
+      if (!socket) return done();
       let state = socket[STATE];
       if (!state) {
+        // Injected requests (tests) have no real connection to protect. Checked once per
+        // connection: `bytesWritten` is a getter that sums node's write queue.
+        if (typeof socket.bytesWritten !== "number") return done();
         state = new ConnectionState(socket);
         socket[STATE] = state;
         socket.once("close", onSocketClose);

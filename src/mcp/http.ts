@@ -8,7 +8,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccessControl } from "../access/control.js";
-import { MAX_LIST_ITEMS_PER_REQUEST, overBudget, type Spent } from "../core/budget.js";
+import {
+  MAX_LIST_ITEMS_PER_REQUEST,
+  overBudget,
+  type Spent,
+  takeSentItems,
+} from "../core/budget.js";
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -104,15 +109,15 @@ export function registerMcp(
    * what its calls declare and its `tools/list` answers take.
    */
   function batchOverBudget(messages: unknown[]): string | undefined {
-    let items = 0;
+    const items = { left: MAX_LIST_ITEMS_PER_REQUEST };
     for (const message of messages) {
       if ((message as { method?: unknown })?.method !== "tools/call") continue;
       const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
       if (typeof args !== "object" || args === null) continue;
-      for (const value of Object.values(args)) if (Array.isArray(value)) items += value.length;
-    }
-    if (items > MAX_LIST_ITEMS_PER_REQUEST) {
-      return `the batch's tool calls together send ${items} list items; at most ${MAX_LIST_ITEMS_PER_REQUEST} per request (as in one REST request)`;
+      for (const name in args) takeSentItems((args as Record<string, unknown>)[name], items);
+      if (items.left < 0) {
+        return `the batch's tool calls together send more than ${MAX_LIST_ITEMS_PER_REQUEST} list items (object fields counted); at most ${MAX_LIST_ITEMS_PER_REQUEST} per request (as in one REST request)`;
+      }
     }
     const spent: Spent = { work: 0, bytes: 0 };
     for (const message of messages) {

@@ -263,7 +263,7 @@ it("refuses an MCP batch of 100 FizzBuzz tool calls whose answers add up past th
     method: "tools/list",
   }));
   for (const [name, body, reason] of [
-    ["25 calls of 10,000 invalid numbers", invalid, /250000 list items/],
+    ["25 calls of 10,000 invalid numbers", invalid, /more than 10000 list items/],
     ["100 tool listings", listings, /answer would take about/],
   ] as const) {
     // The first also compiles the paths it takes (as in the tests above); the next three
