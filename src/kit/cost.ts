@@ -6,6 +6,7 @@
  * what is sent.
  */
 import { Exact, WORD_DIGITS } from "./decimal.js";
+import { Decimals } from "./decimals.js";
 
 /**
  * Upper bounds for one calculation: what `cost(input)` on `defineOperation` returns.
@@ -68,9 +69,8 @@ function workOf(value: unknown, depth: number): number {
     for (const item of value) work += workOf(item, depth + 1);
     return work;
   }
-  const length = (value as { length?: unknown }).length;
-  // A compact list (Decimals): its items, as a list's.
-  if (typeof length === "number") return length * ITEM_WORK;
+  // A compact list: its items, as a list's.
+  if (value instanceof Decimals) return value.length * ITEM_WORK;
   let work = 0;
   for (const key of Object.keys(value))
     work += workOf((value as Record<string, unknown>)[key], depth + 1);
