@@ -14,7 +14,7 @@ import { registerGraphql } from "./graphql/register.js";
 import { registerBackpressure } from "./http/backpressure.js";
 import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
-import { depthBounded } from "./http/json-body.js";
+import { shapeBounded } from "./http/json-body.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import { fastifyOptions, limitConnections } from "./http/server-options.js";
 import { registerServiceEndpoints } from "./http/service-endpoints.js";
@@ -103,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(
     "application/json",
     { parseAs: "string" },
-    depthBounded(app.getDefaultJsonParser("error", "error")),
+    shapeBounded(app.getDefaultJsonParser("error", "error")),
   );
   app.addHook("onRequest", requireHost);
   registerNotFound(app);

@@ -66,6 +66,7 @@ function refusalMessage(error: FastifyError, request: FastifyRequest): string {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return UNSUPPORTED_MEDIA_TYPE;
     case "UCS_JSON_TOO_DEEP":
+    case "UCS_JSON_TOO_MANY_VALUES":
       return error.message;
     default:
       // Fastify's own messages may quote internals; the status text never does.

@@ -16,7 +16,7 @@ import type {
 import { GraphQLError } from "graphql";
 import type { YogaLogger, YogaServerInstance } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
-import { depthBounded } from "../http/json-body.js";
+import { shapeBounded } from "../http/json-body.js";
 import type { AnyOperation } from "../kit/define.js";
 import { createShortcut, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
@@ -171,7 +171,7 @@ export function registerGraphql(
     scope.addContentTypeParser(
       "application/json",
       { parseAs: "string" },
-      depthBounded(scope.getDefaultJsonParser("ignore", "ignore")),
+      shapeBounded(scope.getDefaultJsonParser("ignore", "ignore")),
     );
     scope.setErrorHandler((error, request, reply) =>
       handleGraphqlError(error as FastifyError, request, reply, MASKED_MESSAGE),

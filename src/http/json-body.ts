@@ -1,27 +1,46 @@
 /**
- * JSON request bodies, bounded in depth before they are parsed. A 1 MiB body can nest
- * arrays 500,000 deep: `JSON.parse` builds every one of them (hundreds of milliseconds and
- * tens of megabytes) before anything can look at it. Nothing this service takes nests deeper
- * than a few levels, so bodies deeper than {@link MAX_JSON_DEPTH} are refused with a 400
- * after one pass over their characters.
+ * JSON request bodies, bounded in shape before they are parsed. `JSON.parse` builds every
+ * value of a body before anything can look at it: a 1 MiB body can nest arrays 500,000
+ * deep (hundreds of milliseconds and tens of megabytes), or hold 330,000 empty objects
+ * (~100 ms and ~25 MB). Nothing this service takes nests deeper than a few levels or holds
+ * more than one request's 10,000 list items, so a body deeper than {@link MAX_JSON_DEPTH}
+ * or with more than {@link MAX_JSON_VALUES} values is refused with a 400 after one pass
+ * over its characters.
  */
 import type { FastifyError, FastifyRequest } from "fastify";
 
 /** How deep arrays and objects may nest in a JSON body. */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * Values a JSON body may hold: list items and object members, counted by the commas and
+ * brackets between them. Twice one request's 10,000 list items, for the fields, arguments
+ * and messages around them.
+ */
+export const MAX_JSON_VALUES = 20_000;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** What is wrong with a body's shape, if anything. */
+export type JsonShapeProblem = "deep" | "many" | undefined;
+
 /**
- * Whether `text`'s arrays and objects nest deeper than `max`, counted outside strings.
+ * Whether `text`'s arrays and objects nest deeper than `maxDepth`, or it holds more than
+ * `maxValues` values (each `,`, `[` and `{` outside strings counts one), else undefined.
  * Malformed JSON is left to the parser, which refuses it with its own message.
  *
  * @example
- * jsonDepthOver('{"a":[[1]]}', 2); // true: three levels
+ * jsonShapeProblem('{"a":[[1]]}', 2, 100); // "deep": three levels
+ * jsonShapeProblem("[1,2,3]", 64, 2); // "many"
  */
-export function jsonDepthOver(text: string, max: number): boolean {
+export function jsonShapeProblem(
+  text: string,
+  maxDepth: number,
+  maxValues: number,
+): JsonShapeProblem {
   let depth = 0;
+  let values = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -30,34 +49,48 @@ export function jsonDepthOver(text: string, max: number): boolean {
       else if (code === QUOTE) inString = false;
     } else if (code === QUOTE) {
       inString = true;
+    } else if (code === 0x2c /* , */) {
+      if (++values > maxValues) return "many";
     } else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
-      if (++depth > max) return true;
+      if (++depth > maxDepth) return "deep";
+      if (++values > maxValues) return "many";
     } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) {
       depth--;
     }
   }
-  return false;
+  return undefined;
 }
 
 type Done = (error: Error | null, body?: unknown) => void;
 type StringParser = (request: FastifyRequest, body: string, done: Done) => void;
 
+const REFUSALS = {
+  deep: {
+    code: "UCS_JSON_TOO_DEEP",
+    message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+  },
+  many: {
+    code: "UCS_JSON_TOO_MANY_VALUES",
+    message: `The request body holds more than ${MAX_JSON_VALUES} values (list items and object members); one request may send at most 10000 list items.`,
+  },
+} as const;
+
 /**
- * `parse` (a fastify string body parser) behind the depth check; the refusal is a 400
- * with code `UCS_JSON_TOO_DEEP`, answered in each route's own error shape.
+ * `parse` (a fastify string body parser) behind the shape check; a refusal is a 400 with
+ * code `UCS_JSON_TOO_DEEP` or `UCS_JSON_TOO_MANY_VALUES`, answered in each route's own
+ * error shape.
  *
  * @example
  * app.addContentTypeParser("application/json", { parseAs: "string" },
- *   depthBounded(app.getDefaultJsonParser("error", "error")));
+ *   shapeBounded(app.getDefaultJsonParser("error", "error")));
  */
-export function depthBounded(parse: StringParser): StringParser {
+export function shapeBounded(parse: StringParser): StringParser {
   return (request, body, done) => {
-    if (jsonDepthOver(body, MAX_JSON_DEPTH)) {
-      const error = new Error(
-        `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
-      ) as FastifyError;
+    const problem = jsonShapeProblem(body, MAX_JSON_DEPTH, MAX_JSON_VALUES);
+    if (problem !== undefined) {
+      const error = new Error(REFUSALS[problem].message) as FastifyError;
       error.statusCode = 400;
-      (error as { code: string }).code = "UCS_JSON_TOO_DEEP";
+      (error as { code: string }).code = REFUSALS[problem].code;
       done(error);
       return;
     }
