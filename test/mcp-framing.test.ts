@@ -162,6 +162,35 @@ describe("POST /mcp framing", () => {
     },
   );
 
+  it("a cancellation in a batch cancels nothing: every call is answered (the server's ids are its own)", async () => {
+    // A fresh server numbers the requests it is handed from 1: these cancellations name the
+    // ids its own calls get, which once cancelled them and left the HTTP request unanswered.
+    const fresh = await testApp();
+    try {
+      const cancel = (requestId: number) => ({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId },
+      });
+      const body = [call(1, ["1", "2"]), ...Array.from({ length: 99 }, (_, i) => cancel(i + 1))];
+      for (let round = 0; round < 3; round++) {
+        const response = await fresh.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: { ...AUTH, accept: JSON_AND_SSE, "content-type": "application/json" },
+          payload: JSON.stringify(body),
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({
+          id: 1,
+          result: { structuredContent: { decimal: "3" } },
+        });
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("initialize: the server's capabilities, with the client's id", async () => {
     const response = await post({ ...INITIALIZE, id: "init-7" });
     expect(response.statusCode).toBe(200);

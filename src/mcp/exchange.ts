@@ -39,6 +39,52 @@ export interface McpHeaders {
 interface Pending {
   id: RequestId;
   resolve: (message: JSONRPCMessage) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * How long a request waits for the server's response. The tools answer within the same
+ * turn of the event loop; this only bounds what a response the SDK never sends would
+ * hold (the request, its parsed body, an open connection).
+ */
+export const RESPONSE_TIMEOUT_MS = 10_000;
+
+/** The answer to a request the server did not respond to in time. */
+function noResponse(id: RequestId): JSONRPCMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32603, message: "Internal error: the server did not respond to this request" },
+  } as JSONRPCMessage;
+}
+
+/**
+ * Only `notifications/initialized` reaches the server. A client's `notifications/cancelled`
+ * names its own request ids, which mean nothing to a server shared by every client; passed
+ * on, it cancelled whichever request held that id, whose response the SDK then never sent
+ * (the HTTP request hung for good: an outside attack held 1,024 connections so, and another
+ * kept ~25 MB per hung request until the heap ran out). The tools answer at once, so there
+ * is nothing of a client's own to cancel; progress and roots notifications concern requests
+ * and capabilities a stateless server does not have.
+ */
+function forwarded(message: JSONRPCMessage): boolean {
+  return "method" in message && message.method === "notifications/initialized";
+}
+
+/**
+ * An `initialize` as the shared server keeps it: without the client's capabilities, which
+ * the tools never read and which would stay in memory, overwritten only by the next client's
+ * `initialize` (a 1 MB `capabilities.experimental` held ~21 MB of heap). Capabilities that
+ * are not an object are left for the server to refuse.
+ */
+function withoutCapabilities(message: JSONRPCMessage & { id: RequestId }): JSONRPCMessage {
+  const params = (message as { params?: unknown }).params;
+  if (typeof params !== "object" || params === null) return message;
+  const capabilities = (params as { capabilities?: unknown }).capabilities;
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
+    return message;
+  }
+  return { ...message, params: { ...params, capabilities: {} } } as JSONRPCMessage;
 }
 
 /**
@@ -65,21 +111,43 @@ export class Exchange implements Transport {
     const pending = this.pending.get(message.id);
     if (pending === undefined) return;
     this.pending.delete(message.id);
+    clearTimeout(pending.timer);
     pending.resolve({ ...message, id: pending.id } as JSONRPCMessage);
   }
 
-  /** Hands `message` (a request) to the server; resolves with its response. */
+  /**
+   * Hands `message` (a request) to the server; resolves with its response, or with an
+   * internal error after {@link RESPONSE_TIMEOUT_MS} if none comes.
+   */
   request(message: JSONRPCMessage & { id: RequestId }): Promise<JSONRPCMessage> {
     const id = ++this.lastId;
+    const sent =
+      (message as { method?: unknown }).method === "initialize"
+        ? withoutCapabilities(message)
+        : message;
     return new Promise((resolve) => {
-      this.pending.set(id, { id: message.id, resolve });
-      this.onmessage?.({ ...message, id } as JSONRPCMessage);
+      const timer = setTimeout(() => this.expire(id), RESPONSE_TIMEOUT_MS);
+      timer.unref();
+      this.pending.set(id, { id: message.id, resolve, timer });
+      this.onmessage?.({ ...sent, id } as JSONRPCMessage);
     });
   }
 
-  /** Hands a notification (or a client's response) to the server. */
+  private expire(id: number): void {
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
+    this.pending.delete(id);
+    pending.resolve(noResponse(pending.id));
+  }
+
+  /** Hands a notification (or a client's response) to the server, if it is one it may see. */
   notify(message: JSONRPCMessage): void {
-    this.onmessage?.(message);
+    if (forwarded(message)) this.onmessage?.(message);
+  }
+
+  /** Requests waiting for the server's response (tests). */
+  get waiting(): number {
+    return this.pending.size;
   }
 }
 

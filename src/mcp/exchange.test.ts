@@ -1,0 +1,80 @@
+/**
+ * The exchange between HTTP requests and the one shared MCP server: what reaches the
+ * server, and that every request is answered even when the server sends nothing.
+ */
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Exchange, RESPONSE_TIMEOUT_MS } from "./exchange.js";
+
+/** An exchange whose "server" records what it is handed and answers nothing by itself. */
+function recorded(): { exchange: Exchange; seen: JSONRPCMessage[] } {
+  const exchange = new Exchange();
+  const seen: JSONRPCMessage[] = [];
+  exchange.onmessage = (message) => {
+    seen.push(message);
+  };
+  return { exchange, seen };
+}
+
+const request = (id: RequestId, method: string, params: object = {}) =>
+  ({ jsonrpc: "2.0", id, method, params }) as JSONRPCMessage & { id: RequestId };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("Exchange", () => {
+  it.each([
+    ["notifications/initialized", true],
+    ["notifications/cancelled", false],
+    ["notifications/progress", false],
+    ["notifications/roots/list_changed", false],
+  ])("a client's %s reaches the server: %s", (method, reaches) => {
+    const { exchange, seen } = recorded();
+    exchange.notify({ jsonrpc: "2.0", method, params: { requestId: 1 } } as JSONRPCMessage);
+    expect(seen.length).toBe(reaches ? 1 : 0);
+  });
+
+  it("a client's response (the server asks nothing) does not reach the server", () => {
+    const { exchange, seen } = recorded();
+    exchange.notify({ jsonrpc: "2.0", id: 1, result: {} } as JSONRPCMessage);
+    expect(seen).toEqual([]);
+  });
+
+  it("answers with the client's id, through the server's own id", async () => {
+    const { exchange, seen } = recorded();
+    const answer = exchange.request(request("client-7", "tools/list"));
+    const sent = seen[0] as { id: number };
+    expect(sent.id).not.toBe("client-7");
+    await exchange.send({ jsonrpc: "2.0", id: sent.id, result: { tools: [] } } as JSONRPCMessage);
+    expect(await answer).toEqual({ jsonrpc: "2.0", id: "client-7", result: { tools: [] } });
+    expect(exchange.waiting).toBe(0);
+  });
+
+  it("answers an internal error, and lets go of the request, when the server never responds", async () => {
+    vi.useFakeTimers();
+    const { exchange } = recorded();
+    const answer = exchange.request(request(3, "tools/call", { name: "math_sum" }));
+    expect(exchange.waiting).toBe(1);
+    vi.advanceTimersByTime(RESPONSE_TIMEOUT_MS);
+    expect(await answer).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32603 } });
+    expect(exchange.waiting).toBe(0);
+  });
+
+  it("hands the server an initialize without the client's capabilities", () => {
+    const { exchange, seen } = recorded();
+    const clientInfo = { name: "c", version: "1" };
+    void exchange.request(
+      request(1, "initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: { experimental: { x: { pad: "x".repeat(1000) } } },
+        clientInfo,
+      }),
+    );
+    expect((seen[0] as { params: unknown }).params).toEqual({
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo,
+    });
+  });
+});
