@@ -9,6 +9,7 @@ import {
   arithmeticResult,
   assertWritable,
   compareExact,
+  DECIMAL_LITERAL,
   Exact,
   exactFromWords,
   MAX_LITERAL_LENGTH,
@@ -206,5 +207,19 @@ describe("compareExact", () => {
     ["12345678", "12345678.5", -1],
   ])("%s against %s is %i", (a, b, expected) => {
     expect(compareExact(new Exact(a), new Exact(b))).toBe(expected);
+  });
+});
+
+describe("DECIMAL_LITERAL", () => {
+  // The pattern as first written: the same literals, but ambiguous (quadratic on a long
+  // run of digits that fails at its end).
+  const ambiguous = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+  it("accepts exactly the literals of the ambiguous pattern it replaced", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9.eE+\-z]{0,12}$/), (text) => {
+        expect(DECIMAL_LITERAL.test(text)).toBe(ambiguous.test(text));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });

@@ -28,8 +28,12 @@ export const MAX_LITERAL_LENGTH = 100;
 /** Inputs and results whose plain notation needs more digits than this are refused. */
 export const MAX_RESULT_DIGITS = 10_000;
 
-/** Optional sign, digits with optional fraction (`.5`, `5.`), optional exponent. */
-export const DECIMAL_LITERAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/**
+ * Optional sign, digits with optional fraction (`.5`, `5.`), optional exponent. Written so
+ * that each character has one way to match: `\d+\.?\d*` let the two digit runs split a
+ * string of digits every way before failing, 12-17 µs for 99 digits and a letter.
+ */
+export const DECIMAL_LITERAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * How many digits `value` needs in plain notation (`"0.001"` needs 4, `"1e3"` needs 4).
