@@ -287,6 +287,43 @@ it("refuses an MCP batch of 100 FizzBuzz tool calls whose answers add up past th
   await expectStillServing(server);
 }, 60_000);
 
+it("refuses 1 MB GraphQL bodies that are one string in under 100 ms of server CPU each", async () => {
+  const server = await production();
+  // Fifth outside attack run: yoga's server adapter ran Object.keys over a string body, one
+  // key per character: 420-680 ms of CPU and ~40 MB for each such request.
+  const cases: [string, string, string, RegExp][] = [
+    [
+      "application/graphql",
+      "application/graphql",
+      `{ __typename }${" ".repeat(1_000_000)}`,
+      /at most 32768 bytes/,
+    ],
+    ["a JSON string", "application/json", JSON.stringify("x".repeat(1_000_000)), /not string/],
+  ];
+  for (const [name, contentType, body, message] of cases) {
+    const send = async () => {
+      const response = await fetch(`http://${HOST}:${server.port}/graphql`, {
+        method: "POST",
+        headers: { ...HEADERS, "content-type": contentType },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(
+        ((await response.json()) as { errors: { message: string }[] }).errors[0]?.message,
+      ).toMatch(message);
+    };
+    await send(); // the first also loads yoga
+    const before = cpuMs(server.pid);
+    for (let round = 0; round < 3; round++) await send();
+    const cpu = (cpuMs(server.pid) - before) / 3;
+    console.log(
+      `[overload] 1 MB GraphQL body as ${name} refused: server CPU ${cpu.toFixed(0)} ms each`,
+    );
+    expect(cpu).toBeLessThan(100);
+  }
+  await expectStillServing(server);
+}, 60_000);
+
 it("cuts off a client that pipelines 200 ~1 MB answers and never reads; memory stays bounded", async () => {
   const server = await production();
   // Three 32-character words for every number: ~1 MB per answer.
