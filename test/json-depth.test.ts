@@ -78,3 +78,27 @@ it("MCP and REST-shaped routes: a body of too many values is refused as {detail}
   expect(response.statusCode).toBe(400);
   expect(response.json().detail).toMatch(/more than 20000 values/);
 });
+
+it.each([
+  [
+    "variables",
+    `{"x":${nested(MAX_JSON_DEPTH + 1)}}`,
+    /"variables" query parameter nests .* more than 64 levels/,
+  ],
+  [
+    "extensions",
+    `{"x":${empties(10_001)}}`,
+    /"extensions" query parameter holds more than 20000 values/,
+  ],
+])(
+  "GraphQL GET: a %s parameter past the bounds is refused before it is parsed",
+  async (name, json, message) => {
+    const response = await app.inject({
+      method: "GET",
+      url: `/graphql?query=${encodeURIComponent("{ __typename }")}&${name}=${encodeURIComponent(json)}`,
+      headers: AUTH,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].message).toMatch(message);
+  },
+);

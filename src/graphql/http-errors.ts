@@ -10,6 +10,7 @@ import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { jsonShapeRefusal } from "../http/json-body.js";
 import type { QueryValues } from "../rest/query.js";
 
 /** `extensions.code` of a refusal, by HTTP status. */
@@ -122,6 +123,9 @@ const NO_QUERY = badRequest(
 function jsonParameter(values: QueryValues, name: string): unknown {
   const text = values.get(name)?.[0];
   if (text === undefined || text === "") return undefined;
+  // Bounded as JSON bodies are, before it is parsed.
+  const refusal = jsonShapeRefusal(text, `The "${name}" query parameter`);
+  if (refusal !== undefined) throw badRequest(refusal.message);
   try {
     return JSON.parse(text);
   } catch {

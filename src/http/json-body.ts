@@ -67,13 +67,31 @@ type StringParser = (request: FastifyRequest, body: string, done: Done) => void;
 const REFUSALS = {
   deep: {
     code: "UCS_JSON_TOO_DEEP",
-    message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+    message: (what: string) =>
+      `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
   },
   many: {
     code: "UCS_JSON_TOO_MANY_VALUES",
-    message: `The request body holds more than ${MAX_JSON_VALUES} values (list items and object members); one request may send at most 10000 list items.`,
+    message: (what: string) =>
+      `${what} holds more than ${MAX_JSON_VALUES} values (list items and object members); one request may send at most 10000 list items.`,
   },
 } as const;
+
+/**
+ * Why JSON `text` is refused unread (too deep, too many values), as a code and a message
+ * about `what` ("The request body"), or undefined when its shape is within the bounds.
+ *
+ * @example
+ * jsonShapeRefusal("[".repeat(65) + "]".repeat(65), "The body")?.code; // "UCS_JSON_TOO_DEEP"
+ */
+export function jsonShapeRefusal(
+  text: string,
+  what: string,
+): { code: string; message: string } | undefined {
+  const problem = jsonShapeProblem(text, MAX_JSON_DEPTH, MAX_JSON_VALUES);
+  if (problem === undefined) return undefined;
+  return { code: REFUSALS[problem].code, message: REFUSALS[problem].message(what) };
+}
 
 /**
  * `parse` (a fastify string body parser) behind the shape check; a refusal is a 400 with
@@ -86,11 +104,11 @@ const REFUSALS = {
  */
 export function shapeBounded(parse: StringParser): StringParser {
   return (request, body, done) => {
-    const problem = jsonShapeProblem(body, MAX_JSON_DEPTH, MAX_JSON_VALUES);
-    if (problem !== undefined) {
-      const error = new Error(REFUSALS[problem].message) as FastifyError;
+    const refusal = jsonShapeRefusal(body, "The request body");
+    if (refusal !== undefined) {
+      const error = new Error(refusal.message) as FastifyError;
       error.statusCode = 400;
-      (error as { code: string }).code = REFUSALS[problem].code;
+      (error as { code: string }).code = refusal.code;
       done(error);
       return;
     }
