@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "../kit/index.js";
 import { decimal, integer, list, text } from "../kit/params.js";
-import { toProblems } from "./problems.js";
+import { summarizeProblems, toProblems } from "./problems.js";
 
 const schema = z
   .object({
@@ -83,5 +83,21 @@ describe("toProblems: zod issues in Pydantic's shape", () => {
   it("never echoes the offending value", () => {
     const [problem] = problemsOf({ amount: "NaN-secret" });
     expect(JSON.stringify(problem)).not.toContain("NaN-secret");
+  });
+});
+
+describe("summarizeProblems", () => {
+  const problem = (loc: string[], msg: string) => ({ loc, msg, type: "value_error" });
+  it.each([
+    [[], ""],
+    [[problem(["a"], "one")], "a: one"],
+    [[problem([], "whole input")], "whole input"],
+    [[problem(["a", "0"], "x"), problem(["b"], "y"), problem(["c"], "z")], "a.0: x; b: y; c: z"],
+    [
+      Array.from({ length: 10_000 }, (_, i) => problem([String(i)], "bad")),
+      "0: bad; 1: bad; 2: bad; and 9997 more",
+    ],
+  ])("%#", (problems, summary) => {
+    expect(summarizeProblems(problems)).toBe(summary);
   });
 });

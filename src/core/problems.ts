@@ -173,6 +173,24 @@ export function toProblems(
   return problems;
 }
 
+/** Problems spelled out by {@link summarizeProblems}; the rest are counted. */
+const SUMMARIZED_PROBLEMS = 3;
+
+/**
+ * The first few problems in one line, for a message: every problem stays in the list a
+ * caller sends (10,000 items of a list may all be wrong; a megabyte of message helps nobody).
+ *
+ * @example
+ * summarizeProblems([{ loc: ["a"], msg: "Field required", type: "missing" }]); // "a: Field required"
+ */
+export function summarizeProblems(problems: readonly Problem[]): string {
+  const shown = problems
+    .slice(0, SUMMARIZED_PROBLEMS)
+    .map((p) => (p.loc.length > 0 ? `${p.loc.join(".")}: ${p.msg}` : p.msg));
+  const more = problems.length - shown.length;
+  return `${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+}
+
 /**
  * Adds the source (`"query"`, `"args"`) in front of each problem's location.
  *

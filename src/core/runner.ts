@@ -13,7 +13,7 @@ import {
 } from "../kit/errors.js";
 import { budgetProblem } from "./budget.js";
 import { inputCheckOf, UNSURE } from "./compile-input.js";
-import { toProblems } from "./problems.js";
+import { summarizeProblems, toProblems } from "./problems.js";
 
 /**
  * Outputs are checked against their schemas outside production: the registry-driven
@@ -32,11 +32,7 @@ export function trustOutputsOf(operation: AnyOperation): void {
 export class InvalidInputError extends Error {
   readonly problems: Problem[];
   constructor(problems: Problem[]) {
-    // The first few, for a stack trace: every problem is in `problems` (10,000 items of a
-    // list may all be wrong, and a megabyte of message helps nobody).
-    const shown = problems.slice(0, 3).map((p) => `${p.loc.join(".")}: ${p.msg}`);
-    const more = problems.length > 3 ? `; and ${problems.length - 3} more` : "";
-    super(`invalid input: ${shown.join("; ")}${more}`);
+    super(`invalid input: ${summarizeProblems(problems)}`);
     this.name = "InvalidInputError";
     this.problems = problems;
   }

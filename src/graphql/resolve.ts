@@ -4,14 +4,10 @@
  * any other fault is logged here, with its request, and rethrown for the pipeline to mask.
  */
 import { GraphQLError } from "graphql";
-import { locate } from "../core/problems.js";
+import { locate, summarizeProblems } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import type { Problem } from "../kit/errors.js";
 import { MAX_LIST_ITEMS_PER_REQUEST, takeListItems, takeProblems } from "./limits.js";
-
-/** Problems spelled out in `errors[].message`; all of them are in `extensions.detail`. */
-const MESSAGE_PROBLEMS = 3;
 
 /** What resolvers need of their context: the fastify request, for its logger. */
 export interface ResolverContext {
@@ -30,15 +26,6 @@ const loggedFaults = new WeakSet<object>();
  */
 export function isLoggedFault(error: unknown): boolean {
   return typeof error === "object" && error !== null && loggedFaults.has(error);
-}
-
-/** One line for `errors[].message`; the list is in `extensions.detail`. */
-function summarize(problems: Problem[]): string {
-  const shown = problems
-    .slice(0, MESSAGE_PROBLEMS)
-    .map((p) => (p.loc.length > 0 ? `${p.loc.join(".")}: ${p.msg}` : p.msg));
-  const more = problems.length - shown.length;
-  return `Invalid input: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
 }
 
 /**
@@ -78,7 +65,7 @@ export function resolveOperation(
     if (error instanceof InvalidInputError) {
       const detail = takeProblems(context, error.problems);
       const omitted = error.problems.length - detail.length;
-      throw new GraphQLError(summarize(error.problems), {
+      throw new GraphQLError(`Invalid input: ${summarizeProblems(error.problems)}`, {
         extensions: {
           code: "BAD_USER_INPUT",
           detail: locate(detail, "args"),
