@@ -25,6 +25,7 @@ import {
   isPromise,
   type Pipeline,
   type RequestContext,
+  rebuiltError,
 } from "./pipeline.js";
 
 const JSON_ANSWER_HEADERS = Object.freeze({ "content-type": "application/json; charset=utf-8" });
@@ -114,17 +115,9 @@ function withoutInternals(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length && !result.extensions?.http) return result;
   const sent: Record<string, unknown> = { ...result };
   if (result.errors) {
-    // Rebuilt from the error's nodes, source and positions, as yoga rebuilds it: an error
-    // that only carries `locations` (graphql-jit's variable errors) is sent without them.
     sent.errors = result.errors.map((error) => {
       const { http: _http, unexpected: _unexpected, ...rest } = error.extensions ?? {};
-      return new GraphQLError(error.message, {
-        nodes: error.nodes,
-        source: error.source,
-        positions: error.positions,
-        path: error.path,
-        extensions: Object.keys(rest).length > 0 ? rest : undefined,
-      });
+      return rebuiltError(error, error.message, Object.keys(rest).length > 0 ? rest : undefined);
     });
   }
   if (result.extensions) {

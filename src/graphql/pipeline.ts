@@ -116,6 +116,19 @@ export function maskError(error: unknown, message: string): GraphQLError {
   const extensions: Record<string, unknown> = { code: "INTERNAL_SERVER_ERROR", unexpected: true };
   if (!(error instanceof GraphQLError)) return new GraphQLError(message, { extensions });
   if (error.extensions?.http) extensions.http = error.extensions.http;
+  return rebuiltError(error, message, extensions);
+}
+
+/**
+ * `error` at the same place (its nodes, source, positions and path) with `message` and
+ * `extensions`, as yoga rebuilds an error: one that only carries `locations` (graphql-jit's
+ * variable errors) comes out without them.
+ */
+export function rebuiltError(
+  error: GraphQLError,
+  message: string,
+  extensions: Record<string, unknown> | undefined,
+): GraphQLError {
   return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
