@@ -5,8 +5,8 @@
  * and it aggregates the workers' metrics for /metrics.
  */
 import cluster, { type Worker } from "node:cluster";
-import { createRequire } from "node:module";
 import { AggregatorRegistry } from "prom-client";
+import { limiters } from "./access/rate-limit.js";
 import type { Config } from "./config.js";
 
 /** IPC messages between a worker serving /metrics and the primary. */
@@ -29,9 +29,7 @@ export function runPrimary(config: Config): void {
   if (!config.redisUrl) {
     // Required here: server.ts imports this module in every process, and only a primary
     // keeps the counters (a single process with rate limits off never loads the package).
-    const { RateLimiterClusterMaster } = createRequire(import.meta.url)(
-      "rate-limiter-flexible",
-    ) as typeof import("rate-limiter-flexible");
+    const { RateLimiterClusterMaster } = limiters();
     new RateLimiterClusterMaster();
   }
   const aggregator = new AggregatorRegistry();

@@ -40,10 +40,12 @@ export interface QuotaCounter {
 const require = createRequire(import.meta.url);
 
 /**
- * rate-limiter-flexible, required when a quota is made, not imported at the top: a process
- * with rate limits off (the default) never loads it (about 1.4 MB of heap).
+ * rate-limiter-flexible, required when a quota is made (or a cluster's primary keeps the
+ * counters), not imported at the top: a process with rate limits off (the default) never
+ * loads it (about 1.4 MB of heap).
  */
-const limiters = () => require("rate-limiter-flexible") as typeof import("rate-limiter-flexible");
+export const limiters = () =>
+  require("rate-limiter-flexible") as typeof import("rate-limiter-flexible");
 
 export type CounterStore =
   | { kind: "memory" }
