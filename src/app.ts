@@ -14,7 +14,7 @@ import { registerGraphql } from "./graphql/register.js";
 import { registerBackpressure } from "./http/backpressure.js";
 import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
-import { shapeBounded } from "./http/json-body.js";
+import { boundJsonBodies } from "./http/json-body.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import { fastifyOptions, limitConnections } from "./http/server-options.js";
 import { registerServiceEndpoints } from "./http/service-endpoints.js";
@@ -99,12 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("appState", { metrics, access });
 
   app.setErrorHandler(handleError);
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser(
-    "application/json",
-    { parseAs: "string" },
-    shapeBounded(app.getDefaultJsonParser("error", "error")),
-  );
+  boundJsonBodies(app, "error");
   app.addHook("onRequest", requireHost);
   registerNotFound(app);
   registerResponseHeaders(app, () => app.lifecycle.draining);

@@ -16,7 +16,7 @@ import type {
 import { GraphQLError } from "graphql";
 import type { YogaLogger, YogaServerInstance } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
-import { shapeBounded } from "../http/json-body.js";
+import { boundJsonBodies } from "../http/json-body.js";
 import type { AnyOperation } from "../kit/define.js";
 import { createShortcut, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
@@ -167,12 +167,7 @@ export function registerGraphql(
     // Plain JSON: a `__proto__` key is valid JSON and becomes an own property like any other
     // (no prototype is touched), so the body is refused as an unexpected parameter, not
     // called invalid JSON. Nothing here merges a body into another object.
-    scope.removeContentTypeParser("application/json");
-    scope.addContentTypeParser(
-      "application/json",
-      { parseAs: "string" },
-      shapeBounded(scope.getDefaultJsonParser("ignore", "ignore")),
-    );
+    boundJsonBodies(scope, "ignore");
     scope.setErrorHandler((error, request, reply) =>
       handleGraphqlError(error as FastifyError, request, reply, MASKED_MESSAGE),
     );

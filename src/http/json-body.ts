@@ -7,7 +7,7 @@
  * or with more than {@link MAX_JSON_VALUES} values is refused with a 400 after one pass
  * over its characters.
  */
-import type { FastifyError, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 
 /** How deep arrays and objects may nest in a JSON body. */
 export const MAX_JSON_DEPTH = 64;
@@ -94,15 +94,24 @@ export function jsonShapeRefusal(
 }
 
 /**
- * `parse` (a fastify string body parser) behind the shape check; a refusal is a 400 with
- * code `UCS_JSON_TOO_DEEP` or `UCS_JSON_TOO_MANY_VALUES`, answered in each route's own
- * error shape.
+ * Makes `instance` parse JSON bodies behind the shape check: fastify's own parser, with
+ * `onPoisoning` for `__proto__` and `constructor` keys; a refusal is a 400 with code
+ * `UCS_JSON_TOO_DEEP` or `UCS_JSON_TOO_MANY_VALUES`, answered in each route's own error shape.
  *
  * @example
- * app.addContentTypeParser("application/json", { parseAs: "string" },
- *   shapeBounded(app.getDefaultJsonParser("error", "error")));
+ * boundJsonBodies(app, "error");
  */
-export function shapeBounded(parse: StringParser): StringParser {
+export function boundJsonBodies(instance: FastifyInstance, onPoisoning: "error" | "ignore"): void {
+  instance.removeContentTypeParser("application/json");
+  instance.addContentTypeParser(
+    "application/json",
+    { parseAs: "string" },
+    shapeBounded(instance.getDefaultJsonParser(onPoisoning, onPoisoning)),
+  );
+}
+
+/** `parse` (a fastify string body parser) behind the shape check. */
+function shapeBounded(parse: StringParser): StringParser {
   return (request, body, done) => {
     const refusal = jsonShapeRefusal(body, "The request body");
     if (refusal !== undefined) {
