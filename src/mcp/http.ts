@@ -31,6 +31,13 @@ interface Mcp {
 /** Argument names one tool call may have (an operation takes a handful of parameters). */
 export const MAX_ARGUMENT_NAMES = 100;
 
+/** A `tools/call` message's arguments when they are an object, else undefined. */
+function callArguments(message: unknown): Record<string, unknown> | undefined {
+  if ((message as { method?: unknown } | null)?.method !== "tools/call") return undefined;
+  const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
+  return typeof args === "object" && args !== null ? (args as Record<string, unknown>) : undefined;
+}
+
 /** How many `tools/call` messages a JSON-RPC body (one message or a batch) holds. */
 export function toolCallsIn(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
@@ -86,9 +93,8 @@ export function registerMcp(
    */
   function tooManyArgumentNames(body: unknown): string | undefined {
     for (const message of Array.isArray(body) ? body : [body]) {
-      if ((message as { method?: unknown })?.method !== "tools/call") continue;
-      const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
-      if (typeof args !== "object" || args === null) continue;
+      const args = callArguments(message);
+      if (args === undefined) continue;
       let names = 0;
       for (const _name in args) {
         if (++names > MAX_ARGUMENT_NAMES) {
@@ -111,10 +117,9 @@ export function registerMcp(
   function batchOverBudget(messages: unknown[]): string | undefined {
     const items = { left: MAX_LIST_ITEMS_PER_REQUEST };
     for (const message of messages) {
-      if ((message as { method?: unknown })?.method !== "tools/call") continue;
-      const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
-      if (typeof args !== "object" || args === null) continue;
-      for (const name in args) takeSentItems((args as Record<string, unknown>)[name], items);
+      const args = callArguments(message);
+      if (args === undefined) continue;
+      for (const name in args) takeSentItems(args[name], items);
       if (items.left < 0) {
         return `the batch's tool calls together send more than ${MAX_LIST_ITEMS_PER_REQUEST} list items (object fields counted); at most ${MAX_LIST_ITEMS_PER_REQUEST} per request (as in one REST request)`;
       }
