@@ -205,9 +205,6 @@ export function takeProblems(context: object, problems: Problem[]): Problem[] {
   return taken;
 }
 
-/** List items one request may send across all its fields (core/budget.ts). */
-export { MAX_LIST_ITEMS_PER_REQUEST };
-
 /**
  * The refusal for variables that hold more list items (or object fields) than one request
  * may send, or undefined. Counted on the JSON as sent, before graphql coerces any: coercing

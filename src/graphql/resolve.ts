@@ -4,10 +4,11 @@
  * any other fault is logged here, with its request, and rethrown for the pipeline to mask.
  */
 import { GraphQLError } from "graphql";
+import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
 import { locate, summarizeProblems } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import { MAX_LIST_ITEMS_PER_REQUEST, takeListItems, takeProblems } from "./limits.js";
+import { takeListItems, takeProblems } from "./limits.js";
 
 /** What resolvers need of their context: the fastify request, for its logger. */
 export interface ResolverContext {
