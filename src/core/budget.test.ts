@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineOperation } from "../kit/define.js";
 import { decimal, list } from "../kit/params.js";
-import { declaredCost, overBudget, takeSentItems } from "./budget.js";
+import { chargedCost, declaredCost, overBudget, takeSentItems } from "./budget.js";
 
 const costed = (input: z.ZodObject) =>
   defineOperation({
@@ -54,6 +54,16 @@ describe("declaredCost", () => {
     ],
   ])("%s", (_case, operation, input, expected) => {
     expect(declaredCost(operation as never, input)).toEqual(expected);
+  });
+});
+
+describe("chargedCost", () => {
+  it.each([
+    ["a valid input: what its operation declares", { items: ["1", "2"] }, { work: 2, bytes: 1 }],
+    // Refusing reads every item: 4 × (3 items × 1,000 + 3 characters × 10).
+    ["an invalid input: refusing it", { items: ["x", "y", "z"] }, { work: 4 * 3_030, bytes: 0 }],
+  ])("%s", (_case, input, expected) => {
+    expect(chargedCost(compiled as never, input)).toEqual(expected);
   });
 });
 

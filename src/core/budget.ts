@@ -111,3 +111,12 @@ export function declaredCost(
   }
   return operation.cost ? operation.cost(data) : readingCost(data);
 }
+
+/**
+ * What a gateway charges one calculation of a request (a GraphQL field, an MCP call): what
+ * its operation declares for a valid `input`, else what refusing it costs. So a request of
+ * many invalid calculations is bounded like any other.
+ */
+export function chargedCost(operation: AnyOperation, input: Record<string, unknown>): Cost {
+  return declaredCost(operation, input) ?? refusalCost(input);
+}

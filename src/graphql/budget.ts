@@ -23,13 +23,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
-import {
-  declaredCost,
-  MAX_LIST_ITEMS_PER_REQUEST,
-  overBudget,
-  refusalCost,
-  type Spent,
-} from "../core/budget.js";
+import { chargedCost, MAX_LIST_ITEMS_PER_REQUEST, overBudget, type Spent } from "../core/budget.js";
 import { type Cost, REQUEST_BUDGET } from "../kit/cost.js";
 import type { AnyOperation } from "../kit/define.js";
 import { limitError } from "./limits.js";
@@ -280,7 +274,7 @@ export function createBudget(schema: GraphQLSchema, operations: readonly AnyOper
       if (site.variable && Array.isArray(value)) items.left -= value.length;
     }
     if (items.left < 0) return null;
-    return declaredCost(site.operation, input) ?? refusalCost(input);
+    return chargedCost(site.operation, input);
   }
 
   function refusal(reason: string, spent: Spent): GraphQLError {

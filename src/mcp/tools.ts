@@ -5,7 +5,7 @@
  * HTTP, stdio) only carry messages to that server.
  */
 import type { CallToolResult, ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { declaredCost, refusalCost, type Spent } from "../core/budget.js";
+import { chargedCost, refusalCost, type Spent } from "../core/budget.js";
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -185,9 +185,9 @@ export function createMcpTools(
     const entry = typeof name === "string" ? entries.get(name) : undefined;
     if (!entry || typeof args !== "object" || args === null) return undefined;
     const { input, problems } = inputOf(entry, args as JsonObject);
-    const declared = problems.length === 0 ? declaredCost(entry.operation, input) : undefined;
-    // Invalid arguments are charged for their refusal, which reads every item.
-    const cost = declared ?? refusalCost(input);
+    // Arguments already refused by name or shape are charged for their refusal, as
+    // invalid values are.
+    const cost = problems.length === 0 ? chargedCost(entry.operation, input) : refusalCost(input);
     return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
   }
 
