@@ -59,6 +59,19 @@ describe("Exchange", () => {
     vi.advanceTimersByTime(RESPONSE_TIMEOUT_MS);
     expect(await answer).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32603 } });
     expect(exchange.waiting).toBe(0);
+    // Nothing waits: the one sweeping timer has stopped.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("gives up only the requests past their deadline", async () => {
+    vi.useFakeTimers();
+    const { exchange } = recorded();
+    const first = exchange.request(request(1, "tools/list"));
+    vi.advanceTimersByTime(RESPONSE_TIMEOUT_MS / 2);
+    void exchange.request(request(2, "tools/list"));
+    vi.advanceTimersByTime(RESPONSE_TIMEOUT_MS / 2);
+    expect(await first).toMatchObject({ id: 1, error: { code: -32603 } });
+    expect(exchange.waiting).toBe(1);
   });
 
   it("hands the server an initialize without the client's capabilities", () => {

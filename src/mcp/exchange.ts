@@ -39,7 +39,8 @@ export interface McpHeaders {
 interface Pending {
   id: RequestId;
   resolve: (message: JSONRPCMessage) => void;
-  timer: NodeJS.Timeout;
+  /** When it is given up (`Date.now()`): see {@link RESPONSE_TIMEOUT_MS}. */
+  deadline: number;
 }
 
 /**
@@ -48,6 +49,12 @@ interface Pending {
  * hold (the request, its parsed body, an open connection).
  */
 export const RESPONSE_TIMEOUT_MS = 10_000;
+
+/**
+ * How often waiting requests are checked against their deadlines: one timer for all of
+ * them, running only while some wait, rather than a timer for every request.
+ */
+const SWEEP_MS = 1_000;
 
 /** The answer to a request the server did not respond to in time. */
 function noResponse(id: RequestId): JSONRPCMessage {
@@ -98,6 +105,7 @@ export class Exchange implements Transport {
   onerror?: (error: Error) => void;
   private lastId = 0;
   private readonly pending = new Map<number, Pending>();
+  private sweeping: NodeJS.Timeout | undefined = undefined;
 
   async start(): Promise<void> {}
 
@@ -111,7 +119,6 @@ export class Exchange implements Transport {
     const pending = this.pending.get(message.id);
     if (pending === undefined) return;
     this.pending.delete(message.id);
-    clearTimeout(pending.timer);
     pending.resolve({ ...message, id: pending.id } as JSONRPCMessage);
   }
 
@@ -126,18 +133,28 @@ export class Exchange implements Transport {
         ? withoutCapabilities(message)
         : message;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.expire(id), RESPONSE_TIMEOUT_MS);
-      timer.unref();
-      this.pending.set(id, { id: message.id, resolve, timer });
+      this.pending.set(id, { id: message.id, resolve, deadline: Date.now() + RESPONSE_TIMEOUT_MS });
+      if (this.sweeping === undefined) {
+        this.sweeping = setInterval(() => this.expireOverdue(), SWEEP_MS);
+        this.sweeping.unref();
+      }
       this.onmessage?.({ ...sent, id } as JSONRPCMessage);
     });
   }
 
-  private expire(id: number): void {
-    const pending = this.pending.get(id);
-    if (pending === undefined) return;
-    this.pending.delete(id);
-    pending.resolve(noResponse(pending.id));
+  /** Answers the requests past their deadline; stops sweeping once none waits. */
+  private expireOverdue(): void {
+    const now = Date.now();
+    // In the order they were handed over, so in the order of their deadlines.
+    for (const [id, pending] of this.pending) {
+      if (pending.deadline > now) break;
+      this.pending.delete(id);
+      pending.resolve(noResponse(pending.id));
+    }
+    if (this.pending.size === 0) {
+      clearInterval(this.sweeping);
+      this.sweeping = undefined;
+    }
   }
 
   /** Hands a notification (or a client's response) to the server, if it is one it may see. */
