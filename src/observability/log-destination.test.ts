@@ -91,3 +91,28 @@ it("lines are handed on in chunks: a lone line within the chunk delay, and whate
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it("lines that arrive while a chunk is being written go on together, in one write, once it drains", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ucs-log-"));
+  try {
+    const file = path.join(dir, "log");
+    const destination = logDestination(() => {}, { dest: file });
+    await new Promise((resolve) => destination.sink.once("ready", resolve));
+    const writes: number[] = [];
+    destination.sink.on("write", (bytes: number) => writes.push(bytes));
+    const line = `${JSON.stringify({ level: 30, msg: "request", path: "/v1/math/sum" })}\n`;
+    // The first 4 KB go on at once; the next 256 KB arrive while that write is in flight.
+    const lines = Math.ceil((260 * 1024) / line.length);
+    for (let i = 0; i < lines; i += 1) destination.write(line);
+    await new Promise((resolve) => destination.sink.once("drain", resolve));
+    await new Promise((resolve) => destination.sink.once("drain", resolve));
+
+    expect(writes).toHaveLength(2);
+    expect(writes[0]).toBeLessThan(8 * 1024);
+    expect(writes.reduce((sum, bytes) => sum + bytes, 0)).toBe(lines * line.length);
+    expect(readFileSync(file, "utf8")).toBe(line.repeat(lines));
+    destination.end();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
