@@ -9,6 +9,9 @@
  * the build fails, a server cannot start, or a target answers errors.
  *
  * Options: --rounds 5 --seconds 4 --warmup 1 --connections 50 --no-build
+ *          --no-pin (by default, with 2+ cores and taskset, each single-process server runs
+ *          on CPU 0 and the load generator on CPU 1: unpinned, a server's CPU per request
+ *          moved up to 2× from round to round with where the scheduler put the two)
  *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
  *          --out bench/results (where latest.md and latest.json go)
  *          --only rest-sum,graphql-10 (the raw server and bare fastify always run)
@@ -34,6 +37,7 @@ import {
   cpuTicks,
   killAllNow,
   otherCores,
+  pinToCpu,
   RssSampler,
   rememberWorkers,
   rssKb,
@@ -68,6 +72,9 @@ import {
 const START = startCommand();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LOG_LEVEL = "info";
+/** With pinning: where single-process servers run, and where the bench (autocannon) runs. */
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
 const PYTHON = "/usr/bin/python3";
 
 /** Whether the machine's python3 can run the FastAPI target. */
@@ -105,6 +112,7 @@ function parse() {
       connections: { type: "string" },
       only: { type: "string" },
       "no-build": { type: "boolean", default: false },
+      "no-pin": { type: "boolean", default: false },
       "node-flags": { type: "string", default: START.nodeFlags.join(" ") },
       out: { type: "string", default: path.join(ROOT, "bench", "results") },
     },
@@ -125,6 +133,7 @@ function options() {
     connections: Math.round(positive("connections", values.connections, 50)),
     only: values.only?.split(",").map((name) => name.trim()),
     build: !values["no-build"],
+    pin: !values["no-pin"],
     out: path.resolve(values.out),
     nodeFlags: values["node-flags"].split(/\s+/).filter(Boolean),
   };
@@ -163,6 +172,7 @@ async function startServers(
   needed: ReadonlySet<ServerName>,
   logDir: string,
   nodeFlags: readonly string[],
+  pin: boolean,
 ): Promise<Map<ServerName, Server>> {
   const service = (name: string, extra: Record<string, string> = {}) =>
     startNode({
@@ -206,6 +216,9 @@ async function startServers(
       path: isBareServer(name) ? "/" : "/health",
       workers: name === "workers2" ? 2 : 0,
     });
+    if (pin && name !== "workers2" && !pinToCpu(server.pid, SERVER_CPU)) {
+      throw new BenchError(`could not pin ${name} to CPU ${SERVER_CPU} (taskset); try --no-pin`);
+    }
     const pids = [server.pid, ...(name === "workers2" ? childPids(server.pid) : [])];
     idle[name] = pids.map((pid) => Math.round((rssKb(pid) ?? 0) / 102.4) / 10);
     log(
@@ -279,6 +292,7 @@ async function main(): Promise<number> {
     autocannon: autocannonVersion(),
     nodeFlags: opts.nodeFlags,
     startEnv: START.env,
+    pinned: opts.pin && os.availableParallelism() >= 2,
   };
   if (opts.build) build();
 
@@ -303,7 +317,14 @@ async function main(): Promise<number> {
     new Set([...workloads.map((w) => w.server), ...(fairness ? (["service"] as const) : [])]),
     logDir,
     opts.nodeFlags,
+    settings.pinned,
   );
+  // After the servers start: WORKERS=2's workers, forked by then, keep every core.
+  if (settings.pinned && !pinToCpu(process.pid, LOAD_CPU)) {
+    throw new BenchError(
+      `could not pin the load generator to CPU ${LOAD_CPU} (taskset); try --no-pin`,
+    );
+  }
   const serverOf = (workload: Workload): Server => {
     const server = servers.get(workload.server);
     if (!server) throw new BenchError(`no server for ${workload.name}`);

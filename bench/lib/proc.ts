@@ -3,7 +3,7 @@
  * until they answer and sit idle, sampled for memory from /proc, and always stopped,
  * on success, failure, Ctrl-C or an uncaught error.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -303,4 +303,13 @@ export class RssSampler {
       samples: this.samples,
     };
   }
+}
+
+/**
+ * Pins process `pid` and its threads to CPU `cpu` (taskset); threads it starts later
+ * inherit the pin. False when that cannot be done (no taskset, no such CPU).
+ */
+export function pinToCpu(pid: number, cpu: number): boolean {
+  const result = spawnSync("taskset", ["-a", "-cp", String(cpu), String(pid)], { stdio: "ignore" });
+  return result.status === 0;
 }

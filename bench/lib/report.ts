@@ -66,6 +66,8 @@ export interface Settings {
   nodeFlags: string[];
   /** Variables `npm start` sets in front of node (malloc's settings). */
   startEnv: Record<string, string>;
+  /** Single-process servers on CPU 0, the load generator on CPU 1 (taskset). */
+  pinned: boolean;
 }
 
 export function median(values: readonly number[]): number {
@@ -248,6 +250,9 @@ export function markdown(
     `Load: autocannon ${settings.autocannon}, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `on the same machine; ${settings.rounds} rounds × each target × ${settings.seconds} s ` +
       `(+${settings.warmupSeconds} s warm-up each), targets alternating within each round; medians across rounds.  `,
+    settings.pinned
+      ? "Cores: each single-process server, threads included, pinned to CPU 0 and the load generator to CPU 1 (`taskset`); WORKERS=2's processes unpinned.  "
+      : "Cores: nothing pinned; servers and the load generator share the cores as the scheduler places them.  ",
     `Service: \`${Object.entries(settings.startEnv)
       .map(([name, value]) => `${name}=${value} `)
       .join(
