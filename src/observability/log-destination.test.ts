@@ -116,3 +116,62 @@ it("lines that arrive while a chunk is being written go on together, in one writ
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it.runIf(process.platform === "linux")(
+  "after a stall with lines of more bytes than characters, logging resumes once the reader reads",
+  async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ucs-log-"));
+    const fifo = path.join(dir, "log");
+    execFileSync("mkfifo", [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    let dropped = 0;
+    const destination = logDestination((lines) => (dropped += lines), {
+      dest: fifo,
+      maxBytes: 256 * 1024,
+    });
+    const chunk = Buffer.alloc(1024 * 1024);
+    let read = "";
+    const drain = () => {
+      try {
+        for (let bytes = readSync(reader, chunk); bytes > 0; bytes = readSync(reader, chunk)) {
+          read += chunk.toString("utf8", 0, bytes);
+        }
+      } catch {
+        // EAGAIN: empty for now.
+      }
+    };
+    try {
+      await new Promise((resolve) => destination.sink.once("ready", resolve));
+      // A shortened long path ends in "…": three bytes in UTF-8, one character.
+      const line = `{"path":"/${"a".repeat(200)}…","msg":"request"}\n`;
+      for (let i = 0; i < 4000; i += 1) destination.write(line);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(dropped).toBeGreaterThan(0);
+
+      const reading = setInterval(drain, 5);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      destination.write("after the stall\n");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      clearInterval(reading);
+      drain();
+      expect(read.endsWith("after the stall\n")).toBe(true);
+      // Every line kept was written whole, in order.
+      expect(
+        read
+          .split("\n")
+          .slice(0, -2)
+          .every((kept) => `${kept}\n` === line),
+      ).toBe(true);
+      expect(read.split("\n").length - 2 + dropped).toBe(4000);
+    } finally {
+      const reading = setInterval(drain, 5);
+      await new Promise((resolve) => {
+        destination.sink.once("close", resolve);
+        destination.end();
+      });
+      clearInterval(reading);
+      closeSync(reader);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

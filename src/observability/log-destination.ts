@@ -4,7 +4,7 @@
  */
 import pino from "pino";
 
-/** Log lines held in memory at most while stdout is slower than the log (then dropped). */
+/** Memory for log lines while stdout is slower than the log; lines beyond are dropped. */
 export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /** Lines are handed to the stream in chunks of about this many characters... */
@@ -28,8 +28,9 @@ let exitHookInstalled = false;
  */
 export class BatchedDestination {
   private pending = "";
-  /** A chunk is with the sink, not yet written out. */
+  /** A chunk is with the sink, not yet written out; the characters handed on since it drained. */
   private writing = false;
+  private handedChars = 0;
   private timer: NodeJS.Timeout | undefined = undefined;
   private readonly flushLater = () => {
     this.timer = undefined;
@@ -37,10 +38,15 @@ export class BatchedDestination {
   };
   private readonly drained = () => {
     this.writing = false;
+    this.handedChars = 0;
     if (this.pending.length >= CHUNK_CHARS) this.handOn();
     else if (this.pending.length > 0) this.handOnLater();
   };
 
+  /**
+   * `maxChars` bounds the characters waiting here and with the sink together: counted in
+   * characters, not bytes, so a check costs nothing per line.
+   */
   constructor(
     readonly sink: Sink,
     private readonly maxChars: number,
@@ -50,7 +56,7 @@ export class BatchedDestination {
   }
 
   write(line: string): boolean {
-    if (this.pending.length + line.length > this.maxChars) {
+    if (this.handedChars + this.pending.length + line.length > this.maxChars) {
       this.onDrop(1);
       return true;
     }
@@ -94,6 +100,7 @@ export class BatchedDestination {
     const chunk = this.pending;
     this.pending = "";
     this.writing = true;
+    this.handedChars += chunk.length;
     this.sink.write(chunk);
   }
 }
@@ -108,19 +115,13 @@ function flushAllAtExit(): void {
   }
 }
 
-/** Lines in a dropped chunk. */
-function lineCount(chunk: string): number {
-  let lines = 0;
-  for (let at = chunk.indexOf("\n"); at !== -1; at = chunk.indexOf("\n", at + 1)) lines++;
-  return lines;
-}
-
 /**
  * Where the log goes: stdout (or `dest`), in chunks (see {@link BatchedDestination}),
  * written asynchronously, one write at a time, each taking every line that waits. Should
- * the destination fall behind, at most `maxBytes` of lines wait besides the chunk being
- * written; lines beyond are dropped and counted (`onDrop`). Whatever waits is written out
- * when the process exits.
+ * the destination fall behind, lines wait up to `maxBytes` of memory (half as many
+ * characters, each taking at most two bytes); lines beyond are dropped and counted
+ * (`onDrop`). Whatever waits is written out when the process exits: a reader that has
+ * stopped reading holds the exit until it reads again (or the process is killed).
  *
  * @example
  * Fastify({ logger: { stream: logDestination((lines) => metrics.logLinesDropped.inc(lines)) } });
@@ -129,11 +130,11 @@ export function logDestination(
   onDrop: (lines: number) => void,
   { dest = 1, maxBytes = LOG_BUFFER_BYTES }: { dest?: number | string; maxBytes?: number } = {},
 ): BatchedDestination {
-  const sink = pino.destination({ dest, sync: false, minLength: 0, maxLength: maxBytes });
-  sink.on("drop", (chunk: string) => onDrop(lineCount(chunk)));
+  // No bound in the sink: what it holds is bounded here, in whole lines.
+  const sink = pino.destination({ dest, sync: false, minLength: 0 });
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once("exit", flushAllAtExit);
   }
-  return new BatchedDestination(sink, maxBytes, onDrop);
+  return new BatchedDestination(sink, Math.floor(maxBytes / 2), onDrop);
 }
