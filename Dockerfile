@@ -29,9 +29,9 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The service handles SIGTERM itself (drain, then exit 0); no shell in between. The heap caps
-# (old space 128 MB, young semi-spaces 4 MB) and no Maglev tier keep a process under 150 MB
+# (old space 128 MB, young semi-spaces 8 MB) and no Maglev tier keep a process under 150 MB
 # RSS under load and hold the worst case the request and connection bounds admit (see
 # docs/budgets-and-fairness.md, Memory envelope); as npm start. MALLOC_ARENA_MAX=2: V8's helper
 # threads would otherwise each grow a malloc arena of their own (~8 MB more under costly load).
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "--no-maglev", "dist/src/server.js"]
+CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=8", "--no-maglev", "dist/src/server.js"]
