@@ -99,8 +99,10 @@ it("SIGTERM under load: no request dropped, 200s during the drain delay, exit 0"
           counts.refused++;
           await sleep(10); // the listener is gone; do not spin
         } else if (
+          // Reset by the closing listener while still in its accept queue: the client sees
+          // it on reading the answer, or on writing the request if the reset came first.
           error.code === "ECONNRESET" &&
-          error.syscall === "read" &&
+          (error.syscall === "read" || error.syscall === "write") &&
           connected &&
           !reused &&
           !responded &&
