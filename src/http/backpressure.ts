@@ -7,7 +7,10 @@
  * answer or waiting requests see the connection's output not move for `stallMs`, the
  * connection is closed. Large answers not yet handed to the kernel are counted
  * process-wide; past `maxUnsentBytes`, a new large answer is replaced by a 503 and its
- * connection closed.
+ * connection closed. Large requests are counted the same way, from their headers on (URL
+ * and declared body): their text is held, outside the V8 heap, while the body arrives and
+ * while they wait. Past `maxHeldRequestBytes` a new large request is not read: 503, or its
+ * connection closed when an answer is already due on it.
  */
 import type { Socket } from "node:net";
 import type {
@@ -16,6 +19,7 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction,
 } from "fastify";
+import { sendError } from "./errors.js";
 
 export interface BackpressureOptions {
   /** Requests one connection may have waiting behind the one it runs. */
@@ -26,6 +30,12 @@ export interface BackpressureOptions {
   largeAnswerBytes: number;
   /** Bytes of large answers the process holds, not yet taken by the kernel. */
   maxUnsentBytes: number;
+  /** A request whose URL and declared body are this long counts towards `maxHeldRequestBytes`. */
+  largeRequestBytes: number;
+  /** Bytes of large requests the process holds, from their headers until their answer. */
+  maxHeldRequestBytes: number;
+  /** What a body without Content-Length may grow to (the body limit). */
+  maxBodyBytes: number;
 }
 
 export const DEFAULT_BACKPRESSURE: Readonly<BackpressureOptions> = Object.freeze({
@@ -33,6 +43,9 @@ export const DEFAULT_BACKPRESSURE: Readonly<BackpressureOptions> = Object.freeze
   stallMs: 5000,
   largeAnswerBytes: 8 * 1024,
   maxUnsentBytes: 16 * 1024 * 1024,
+  largeRequestBytes: 8 * 1024,
+  maxHeldRequestBytes: 16 * 1024 * 1024,
+  maxBodyBytes: 1024 * 1024,
 });
 
 const STATE: unique symbol = Symbol("connection state");
@@ -83,8 +96,30 @@ export function registerBackpressure(
   app: FastifyInstance,
   options: BackpressureOptions = DEFAULT_BACKPRESSURE,
 ): void {
-  const { maxWaiting, stallMs, largeAnswerBytes, maxUnsentBytes } = options;
+  const {
+    maxWaiting,
+    stallMs,
+    largeAnswerBytes,
+    maxUnsentBytes,
+    largeRequestBytes,
+    maxHeldRequestBytes,
+    maxBodyBytes,
+  } = options;
   let unsentBytes = 0;
+  let heldRequestBytes = 0;
+
+  /** A request's URL and the body it declares (or may send, without Content-Length). */
+  function requestBytes(request: FastifyRequest): number {
+    const headers = request.headers;
+    const declared =
+      headers["content-length"] !== undefined
+        ? Number(headers["content-length"]) || 0
+        : headers["transfer-encoding"] !== undefined
+          ? maxBodyBytes
+          : 0;
+    // Past the limit a body is refused (413) as it arrives, not held.
+    return request.url.length + Math.min(declared, maxBodyBytes);
+  }
 
   function checkStall(state: ConnectionState): void {
     state.stallTimer = undefined;
@@ -131,6 +166,25 @@ export function registerBackpressure(
         state = new ConnectionState(socket);
         socket[STATE] = state;
         socket.once("close", onSocketClose);
+      }
+      const bytes = requestBytes(request);
+      if (bytes >= largeRequestBytes) {
+        if (heldRequestBytes + bytes > maxHeldRequestBytes) {
+          // An answer is due first on this connection: this one cannot be answered out of turn.
+          if (state.running) {
+            socket.destroy();
+            return;
+          }
+          state.running = true;
+          reply.raw.on("close", state.release);
+          sendError(reply, 503, "Service Unavailable", { "retry-after": "1", connection: "close" });
+          return;
+        }
+        // Large requests are rare: a closure each is no cost worth avoiding.
+        heldRequestBytes += bytes;
+        reply.raw.once("close", () => {
+          heldRequestBytes -= bytes;
+        });
       }
       reply.raw.on("close", state.release);
       if (!state.running) {

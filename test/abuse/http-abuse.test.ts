@@ -561,6 +561,41 @@ describe("POST /graphql bodies", () => {
     expectRefusedAndClosed(await raw("graphql 2 MB without key", request), [401]);
   });
 
+  it("bodies held just short of complete: past 16 MiB of them, a new one is a 503 unread", async () => {
+    // Each declares 1 MB and sends all but its last byte: node holds what has arrived.
+    const query = '{"query":"{ math { sum(numbers: [\\"1\\"]) { result } } }"}';
+    const body = query + " ".repeat(1_000_000 - query.length);
+    const head =
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n${KEY}Content-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    const held = 24;
+    const sockets = await Promise.all(Array.from({ length: held }, () => openSocket(port)));
+    const answers = sockets.map((socket) => {
+      const answer = { text: "" };
+      socket.on("data", (chunk: Buffer) => {
+        answer.text += chunk.toString("latin1");
+      });
+      return answer;
+    });
+    for (const socket of sockets) socket.write(head + body.slice(0, -1));
+    await sleep(1500);
+    const refused = answers.filter((answer) => answer.text.startsWith("HTTP/1.1 503"));
+    // 16 MiB holds 16 of them; the rest are refused before their bodies are read.
+    expect(refused.length).toBeGreaterThanOrEqual(held - 17);
+    expect(refused.length).toBeLessThan(held);
+    await expectServed();
+    // The held ones, completed, are answered: 200, or 503 past the heavy lane's 16 waiting.
+    for (const socket of sockets) if (!socket.destroyed) socket.write(body.slice(-1));
+    const settled = () => answers.filter((answer) => /^HTTP\/1\.1 (200|503)/.test(answer.text));
+    for (let waited = 0; settled().length < held && waited < 10_000; waited += 100) {
+      await sleep(100);
+    }
+    const statuses = answers.map((answer) => answer.text.slice(0, 12) || "none");
+    expect(settled().length, statuses.join(", ")).toBe(held);
+    expect(statuses).toContain("HTTP/1.1 200");
+    for (const socket of sockets) socket.destroy();
+  });
+
   it("invalid JSON is a 400", async () => {
     const result = await raw("graphql invalid JSON", post("application/json", "{abc"));
     expectAnswer(result, 400);
