@@ -28,16 +28,14 @@ let exitHookInstalled = false;
  */
 export class BatchedDestination {
   private pending = "";
-  /** A chunk is with the sink, not yet written out; the characters handed on since it drained. */
-  private writing = false;
+  /** Characters handed to the sink since it last drained: while any, a write is under way. */
   private handedChars = 0;
   private timer: NodeJS.Timeout | undefined = undefined;
   private readonly flushLater = () => {
     this.timer = undefined;
-    if (!this.writing) this.handOn();
+    if (this.handedChars === 0) this.handOn();
   };
   private readonly drained = () => {
-    this.writing = false;
     this.handedChars = 0;
     if (this.pending.length >= CHUNK_CHARS) this.handOn();
     else if (this.pending.length > 0) this.handOnLater();
@@ -61,7 +59,7 @@ export class BatchedDestination {
       return true;
     }
     this.pending += line;
-    if (this.pending.length >= CHUNK_CHARS && !this.writing) this.handOn();
+    if (this.pending.length >= CHUNK_CHARS && this.handedChars === 0) this.handOn();
     else this.handOnLater();
     return true;
   }
@@ -99,7 +97,6 @@ export class BatchedDestination {
     if (this.pending.length === 0) return;
     const chunk = this.pending;
     this.pending = "";
-    this.writing = true;
     this.handedChars += chunk.length;
     this.sink.write(chunk);
   }
