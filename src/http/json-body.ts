@@ -8,16 +8,17 @@
  * over its characters.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
 
 /** How deep arrays and objects may nest in a JSON body. */
 export const MAX_JSON_DEPTH = 64;
 
 /**
  * Values a JSON body may hold: list items and object members, counted by the commas and
- * brackets between them. Twice one request's 10,000 list items, for the fields, arguments
+ * brackets between them. Twice one request's list items, for the fields, arguments
  * and messages around them.
  */
-export const MAX_JSON_VALUES = 20_000;
+export const MAX_JSON_VALUES = 2 * MAX_LIST_ITEMS_PER_REQUEST;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -73,7 +74,7 @@ const REFUSALS = {
   many: {
     code: "UCS_JSON_TOO_MANY_VALUES",
     message: (what: string) =>
-      `${what} holds more than ${MAX_JSON_VALUES} values (list items and object members); one request may send at most 10000 list items.`,
+      `${what} holds more than ${MAX_JSON_VALUES} values (list items and object members); one request may send at most ${MAX_LIST_ITEMS_PER_REQUEST} list items.`,
   },
 } as const;
 
