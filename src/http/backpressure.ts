@@ -20,6 +20,7 @@ import type {
   HookHandlerDoneFunction,
 } from "fastify";
 import { sendError } from "./errors.js";
+import { BODY_LIMIT_BYTES } from "./server-options.js";
 
 export interface BackpressureOptions {
   /** Requests one connection may have waiting behind the one it runs. */
@@ -45,7 +46,7 @@ export const DEFAULT_BACKPRESSURE: Readonly<BackpressureOptions> = Object.freeze
   maxUnsentBytes: 16 * 1024 * 1024,
   largeRequestBytes: 8 * 1024,
   maxHeldRequestBytes: 16 * 1024 * 1024,
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: BODY_LIMIT_BYTES,
 });
 
 const STATE: unique symbol = Symbol("connection state");
@@ -168,18 +169,14 @@ export function registerBackpressure(
         socket.once("close", onSocketClose);
       }
       const bytes = requestBytes(request);
-      if (bytes >= largeRequestBytes) {
-        if (heldRequestBytes + bytes > maxHeldRequestBytes) {
-          // An answer is due first on this connection: this one cannot be answered out of turn.
-          if (state.running) {
-            socket.destroy();
-            return;
-          }
-          state.running = true;
-          reply.raw.on("close", state.release);
-          sendError(reply, 503, "Service Unavailable", { "retry-after": "1", connection: "close" });
-          return;
-        }
+      const large = bytes >= largeRequestBytes;
+      const refused = large && heldRequestBytes + bytes > maxHeldRequestBytes;
+      if (refused && state.running) {
+        // An answer is due first on this connection: this one cannot be answered out of turn.
+        socket.destroy();
+        return;
+      }
+      if (large && !refused) {
         // Large requests are rare: a closure each is no cost worth avoiding.
         heldRequestBytes += bytes;
         reply.raw.once("close", () => {
@@ -189,6 +186,10 @@ export function registerBackpressure(
       reply.raw.on("close", state.release);
       if (!state.running) {
         state.running = true;
+        if (refused) {
+          sendError(reply, 503, "Service Unavailable", { "retry-after": "1", connection: "close" });
+          return;
+        }
         return done();
       }
       if (state.waiting.length >= maxWaiting) {

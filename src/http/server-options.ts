@@ -10,6 +10,9 @@ import { parseQueryString } from "../rest/query.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
 import { noChildLogger, RequestLog, requestIdOf } from "./observability.js";
 
+/** The largest request body any route reads; past it, 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** Open connections one process serves at once. */
 export const MAX_CONNECTIONS = 1024;
 
@@ -59,7 +62,7 @@ export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOp
     },
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 65_000,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: {
       ignoreTrailingSlash: false,
       maxParamLength: 200,
