@@ -9,22 +9,25 @@ import type { AccessControl } from "./access/control.js";
 import { accessFromConfig } from "./access/from-config.js";
 import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
+import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
 import { registerGraphql } from "./graphql/register.js";
 import { registerBackpressure } from "./http/backpressure.js";
 import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
 import { boundJsonBodies } from "./http/json-body.js";
+import { RequestLog } from "./http/observability.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
-import { fastifyOptions, limitConnections } from "./http/server-options.js";
+import { fastifyOptions, httpServer, limitConnections } from "./http/server-options.js";
 import { registerServiceEndpoints } from "./http/service-endpoints.js";
 import type { AnyOperation } from "./kit/define.js";
 import { registerMcp } from "./mcp/http.js";
-import { countingRunner } from "./observability/calculation-counters.js";
+import { calculationCount, countingRunner } from "./observability/calculation-counters.js";
 import { createMetrics } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations, operationsDirs } from "./registry/loader.js";
-import { registerRestRoutes } from "./rest/routes.js";
+import { registerRestRoutes, restRoutes } from "./rest/routes.js";
+import { createRestShortcut, type RestShortcut } from "./rest/shortcut.js";
 import { VERSION } from "./version.js";
 
 export interface AppOptions {
@@ -35,6 +38,8 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
   /** False sends every GraphQL request through yoga's adapter (tests compare both adapters). */
   graphqlFastPath?: boolean;
+  /** False sends every REST request through fastify's route (tests compare both adapters). */
+  restShortcut?: boolean;
   /** Fastify's `serverFactory`: lets a reload swap which app one HTTP server dispatches to. */
   serverFactory?: FastifyServerFactory;
   /**
@@ -73,11 +78,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Each operation's input check is compiled now, not by its first request.
   for (const operation of operations) inputCheckOf(operation);
   const metrics = replacing?.appState.metrics ?? createMetrics();
+  const requestLog = new RequestLog(metrics.http);
+  // The server's requests try the REST shortcut first (made below, once the app is built).
+  let shortcut: RestShortcut | undefined;
+  const serverFactory = options.serverFactory ?? httpServer;
   const app = Fastify(
     fastifyOptions(config, metrics, {
       logger: options.logger,
       replacingLog: replacing?.log,
-      serverFactory: options.serverFactory,
+      serverFactory: (fastifyHandler, serverOptions) =>
+        serverFactory((request, response) => {
+          if (shortcut === undefined || !shortcut(request, response)) {
+            fastifyHandler(request, response);
+          }
+        }, serverOptions),
+      requestLog,
     }),
   );
   limitConnections(app);
@@ -85,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Declared up front, so every request object has one shape whether or not a key is set.
   app.decorateRequest("apiKeyId", undefined);
   // First: a request waiting behind its connection's previous answer runs nothing yet.
-  registerBackpressure(app);
+  const admission = registerBackpressure(app);
   // Then: requests with large inputs run one per turn of the event loop, between cheap ones.
   registerHeavyLane(app);
 
@@ -112,12 +127,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     authenticate: access.authenticateOnly,
   });
   registerDocs(app);
-  registerRestRoutes(app, operations, access.authenticate, countingRunner(metrics, "rest"));
+  const routes = restRoutes(operations);
+  const countRest = calculationCount(metrics, "rest");
+  registerRestRoutes(app, routes, access.authenticate, observedRunner(countRest));
   registerGraphql(app, operations, access.authenticateOnly, {
     run: countingRunner(metrics, "graphql"),
     ...(config.rateLimit > 0 ? { charge: access.charge } : {}),
     fastPath: options.graphqlFastPath ?? true,
   });
   registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+
+  // CORS headers and a proxy's client address are fastify's to work out: with either
+  // configured, every REST request goes through fastify's route.
+  if (options.restShortcut !== false && config.corsOrigins.length === 0 && !config.trustProxy) {
+    let closing = false;
+    app.addHook("preClose", (done) => {
+      closing = true;
+      done();
+    });
+    shortcut = createRestShortcut({
+      routes,
+      passingKeyId: access.passingKeyId,
+      admission,
+      count: countRest,
+      requestLog,
+      logger: app.log,
+      open: () => !closing && !app.lifecycle.draining,
+    });
+  }
   return app;
 }

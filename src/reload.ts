@@ -12,15 +12,11 @@
  * races the close), and keeps the in-process quota counters and metrics (the new app takes
  * them over).
  */
-import {
-  createServer,
-  type IncomingMessage,
-  type ServerOptions,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerFactory } from "fastify";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
+import { httpServer } from "./http/server-options.js";
 import { loadOperations, operationsDirs } from "./registry/loader.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -45,21 +41,9 @@ export interface ReloadableApp {
 export async function buildReloadableApp(config: Config): Promise<ReloadableApp> {
   let dispatch: Handler | undefined;
   // The real server, created once, as fastify would create it itself.
-  const listening: FastifyServerFactory = (handler, fastifyOptions) => {
+  const listening: FastifyServerFactory = (handler, options) => {
     dispatch = handler as Handler;
-    const options = fastifyOptions as {
-      http?: ServerOptions;
-      keepAliveTimeout?: number;
-      requestTimeout?: number;
-      connectionTimeout?: number;
-    };
-    const server = createServer(options.http ?? {}, (request, response) =>
-      (dispatch as Handler)(request, response),
-    );
-    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-    server.setTimeout(options.connectionTimeout ?? 0);
-    return server;
+    return httpServer((request, response) => (dispatch as Handler)(request, response), options);
   };
   const app = await buildApp({ config, serverFactory: listening });
   let current = app;

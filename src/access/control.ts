@@ -37,6 +37,12 @@ export interface AccessControl {
     reply: FastifyReply,
     units: number,
   ): Promise<QuotaState | undefined>;
+  /**
+   * The id of the `X-API-Key` value `presented` when a request with it passes
+   * `authenticate` at once: a valid key, and no quota configured to count it. Undefined
+   * otherwise: the hooks then decide, and answer.
+   */
+  passingKeyId(presented: unknown): string | undefined;
 }
 
 function tooManyRequests(reply: FastifyReply, state: QuotaState, what: string): FastifyReply {
@@ -141,5 +147,14 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     };
   }
 
-  return { authenticateOnly: hook(false), authenticate: hook(true), charge };
+  return {
+    authenticateOnly: hook(false),
+    authenticate: hook(true),
+    charge,
+    passingKeyId(presented) {
+      if (perKey || authFailures) return undefined;
+      const result = check(presented);
+      return result.ok ? result.keyId : undefined;
+    },
+  };
 }

@@ -12,6 +12,7 @@
  * while they wait. Past `maxHeldRequestBytes` a new large request is not read: 503, or its
  * connection closed when an answer is already due on it.
  */
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyInstance,
@@ -92,11 +93,30 @@ type WithState<T> = T & { [STATE]?: ConnectionState };
 /** Bytes the kernel has taken (`bytesWritten` also counts what still waits in node). */
 const flushed = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 
-/** Registers the hooks on `app` (before any other onRequest hook: nothing runs for a request that waits). */
+/**
+ * What the REST shortcut (rest/shortcut.ts), which answers without fastify's hooks, asks
+ * of the same bookkeeping: a request answered out of turn or a large answer left uncounted
+ * would undo it.
+ */
+export interface Admission {
+  /** Whether an answer may go on `socket` now: nothing runs or waits on the connection. */
+  idle(socket: Socket): boolean;
+  /**
+   * Takes an idle connection for an answer of `size` characters about to be written, as
+   * the hooks take it for a request: running until handed to the kernel, counted when
+   * large. False, with nothing taken, when a large answer would pass the process's bound.
+   */
+  take(socket: Socket, response: ServerResponse, size: number): boolean;
+}
+
+/**
+ * Registers the hooks on `app` (before any other onRequest hook: nothing runs for a
+ * request that waits), and answers the same bookkeeping for the REST shortcut.
+ */
 export function registerBackpressure(
   app: FastifyInstance,
   options: BackpressureOptions = DEFAULT_BACKPRESSURE,
-): void {
+): Admission {
   const {
     maxWaiting,
     stallMs,
@@ -150,6 +170,32 @@ export function registerBackpressure(
     if (state.stallTimer) clearTimeout(state.stallTimer);
   }
 
+  /** The connection's state, made on its first request; undefined for injected requests. */
+  function stateOf(socket: WithState<Socket>): ConnectionState | undefined {
+    let state = socket[STATE];
+    if (!state) {
+      // Injected requests (tests) have no real connection to protect. Checked once per
+      // connection: `bytesWritten` is a getter that sums node's write queue.
+      if (typeof socket.bytesWritten !== "number") return undefined;
+      state = new ConnectionState(socket);
+      socket[STATE] = state;
+      socket.once("close", onSocketClose);
+    }
+    return state;
+  }
+
+  /** Counts a large answer until the kernel has it; false when the bound would be passed. */
+  function holdAnswer(response: ServerResponse, size: number, state: ConnectionState | undefined) {
+    if (unsentBytes + size > maxUnsentBytes) return false;
+    // Large answers are rare: a closure each is no cost worth avoiding.
+    unsentBytes += size;
+    response.once("close", () => {
+      unsentBytes -= size;
+    });
+    if (state) armStall(state);
+    return true;
+  }
+
   app.addHook(
     "onRequest",
     function oneAtATime(
@@ -158,16 +204,8 @@ export function registerBackpressure(
       done: HookHandlerDoneFunction,
     ) {
       const socket = request.raw.socket as WithState<Socket> | null;
-      if (!socket) return done();
-      let state = socket[STATE];
-      if (!state) {
-        // Injected requests (tests) have no real connection to protect. Checked once per
-        // connection: `bytesWritten` is a getter that sums node's write queue.
-        if (typeof socket.bytesWritten !== "number") return done();
-        state = new ConnectionState(socket);
-        socket[STATE] = state;
-        socket.once("close", onSocketClose);
-      }
+      const state = socket ? stateOf(socket) : undefined;
+      if (!socket || !state) return done();
       const bytes = requestBytes(request);
       const large = bytes >= largeRequestBytes;
       const refused = large && heldRequestBytes + bytes > maxHeldRequestBytes;
@@ -206,7 +244,8 @@ export function registerBackpressure(
     const size =
       typeof payload === "string" ? payload.length : Buffer.isBuffer(payload) ? payload.length : 0;
     if (size < largeAnswerBytes) return done(null, payload);
-    if (unsentBytes + size > maxUnsentBytes) {
+    const state = (request.raw.socket as WithState<Socket> | null)?.[STATE];
+    if (!holdAnswer(reply.raw, size, state)) {
       reply
         .code(503)
         .header("content-type", "application/json; charset=utf-8")
@@ -214,15 +253,24 @@ export function registerBackpressure(
         .header("connection", "close");
       return done(null, JSON.stringify({ detail: "Service Unavailable" }));
     }
-    // Large answers are rare: a closure each is no cost worth avoiding.
-    unsentBytes += size;
-    reply.raw.once("close", () => {
-      unsentBytes -= size;
-    });
-    const state = (request.raw.socket as WithState<Socket> | null)?.[STATE];
-    if (state) armStall(state);
     done(null, payload);
   });
+
+  return {
+    idle(socket: WithState<Socket>) {
+      const state = socket[STATE];
+      return state === undefined || (!state.running && state.waiting.length === 0);
+    },
+    take(socket: WithState<Socket>, response: ServerResponse, size: number) {
+      const state = stateOf(socket);
+      if (size >= largeAnswerBytes && !holdAnswer(response, size, state)) return false;
+      if (state) {
+        state.running = true;
+        response.on("close", state.release);
+      }
+      return true;
+    },
+  };
 }
 
 /**

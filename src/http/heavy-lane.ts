@@ -31,6 +31,23 @@ export const DEFAULT_HEAVY_LANE: Readonly<HeavyLaneOptions> = Object.freeze({
 });
 
 /**
+ * Whether a request with this URL and declared body (`Content-Length`) takes the lane.
+ *
+ * @example
+ * isHeavy("/v1/math/sum?numbers=1,2", undefined); // false
+ */
+export function isHeavy(
+  url: string,
+  contentLength: string | undefined,
+  options: HeavyLaneOptions = DEFAULT_HEAVY_LANE,
+): boolean {
+  return (
+    url.length > options.heavyUrlBytes ||
+    (contentLength !== undefined && Number(contentLength) > options.heavyBodyBytes)
+  );
+}
+
+/**
  * Registers the lane as a `preHandler` hook: after authentication (a request without a
  * valid key is refused before it can take a place in the lane) and body parsing, before
  * the calculation, which is the work the lane spaces out.
@@ -39,7 +56,7 @@ export function registerHeavyLane(
   app: FastifyInstance,
   options: HeavyLaneOptions = DEFAULT_HEAVY_LANE,
 ): void {
-  const { heavyUrlBytes, heavyBodyBytes, maxWaiting } = options;
+  const { maxWaiting } = options;
   const waiting: HookHandlerDoneFunction[] = [];
   let scheduled = false;
 
@@ -61,11 +78,7 @@ export function registerHeavyLane(
       reply: FastifyReply,
       done: HookHandlerDoneFunction,
     ) {
-      const length = request.headers["content-length"];
-      const heavy =
-        request.url.length > heavyUrlBytes ||
-        (length !== undefined && Number(length) > heavyBodyBytes);
-      if (!heavy) return done();
+      if (!isHeavy(request.url, request.headers["content-length"], options)) return done();
       if (waiting.length >= maxWaiting) {
         sendError(reply, 503, "Service Unavailable", { "retry-after": "1" });
         return;

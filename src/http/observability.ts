@@ -65,8 +65,8 @@ export function routeOf(request: FastifyRequest): string {
 
 const MAX_LOGGED_PATH = 200;
 
-function pathOf(request: FastifyRequest): string {
-  const url = request.url;
+/** The URL's path, without the query string, shortened for the log. */
+function pathOf(url: string): string {
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
   return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
@@ -124,29 +124,60 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     const route = routeOf(request);
-    const elapsedMs = reply.elapsedTime;
-    this.http?.record(request.method, route, reply.statusCode, elapsedMs / 1000);
-    const log = reply.log as FastifyBaseLogger & PinoInternals;
     if (error) {
-      log.error(
+      this.http?.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      reply.log.error(
         { requestId: request.id, ...lineFields(request, reply, route), err: error },
         "request",
       );
       return;
     }
+    this.answered(
+      reply.log,
+      request.id,
+      request.method,
+      route,
+      request.url,
+      reply.statusCode,
+      reply.elapsedTime,
+      request.apiKeyId,
+      request.ip,
+    );
+  }
+
+  /**
+   * The metrics and the line of one answered request: fastify's completion step calls it,
+   * and so does the REST shortcut (rest/shortcut.ts) for the answers it writes itself.
+   */
+  answered(
+    logger: FastifyBaseLogger,
+    requestId: string,
+    method: string,
+    route: string,
+    url: string,
+    status: number,
+    elapsedMs: number,
+    keyId: string | undefined,
+    address: string | undefined,
+  ): void {
+    this.http?.record(method, route, status, elapsedMs / 1000);
+    const log = logger as FastifyBaseLogger & PinoInternals;
     if (!(log.levelVal !== undefined && log.levelVal <= INFO)) return;
     const stream = log[streamSym] as { write(line: string): unknown } | undefined;
     const time = log[timeSym] as (() => string) | undefined;
+    const durationMs = Math.round(elapsedMs * 100) / 100;
+    const path = pathOf(url);
     if (stream === undefined || time === undefined) {
-      log.info({ requestId: request.id, ...lineFields(request, reply, route) }, "request");
+      log.info(
+        { requestId, method, route, path, status, durationMs, keyId, remoteAddress: address },
+        "request",
+      );
       return;
     }
-    const keyId = request.apiKeyId;
-    const address = request.ip;
     stream.write(
-      `{"level":30${time()}${(log[chindingsSym] as string | undefined) ?? ""},"requestId":${JSON.stringify(request.id)}` +
-        `${methodField(request.method)}${routeField(route)},"path":${JSON.stringify(pathOf(request))}` +
-        `,"status":${reply.statusCode},"durationMs":${Math.round(elapsedMs * 100) / 100}` +
+      `{"level":30${time()}${(log[chindingsSym] as string | undefined) ?? ""},"requestId":${JSON.stringify(requestId)}` +
+        `${methodField(method)}${routeField(route)},"path":${JSON.stringify(path)}` +
+        `,"status":${status},"durationMs":${durationMs}` +
         (keyId === undefined ? "" : `,"keyId":"${keyId}"`) +
         (address === undefined ? "" : `,"remoteAddress":${JSON.stringify(address)}`) +
         ',"msg":"request"}\n',
@@ -200,7 +231,7 @@ function lineFields(request: FastifyRequest, reply: FastifyReply, route: string)
   return {
     method: request.method,
     route,
-    path: pathOf(request),
+    path: pathOf(request.url),
     status: reply.statusCode,
     durationMs: Math.round(reply.elapsedTime * 100) / 100,
     keyId: request.apiKeyId,

@@ -2,13 +2,14 @@
  * How the HTTP server is configured: logging, request ids, timeouts and the size limits
  * every request meets before any route runs.
  */
+import { createServer, type ServerOptions } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from "fastify";
 import type { Config } from "../config.js";
 import { logDestination } from "../observability/log-destination.js";
 import type { Metrics } from "../observability/metrics.js";
 import { parseQueryString } from "../rest/query.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
-import { noChildLogger, RequestLog, requestIdOf } from "./observability.js";
+import { noChildLogger, type RequestLog, requestIdOf } from "./observability.js";
 
 /** The largest request body any route reads; past it, 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -22,6 +23,8 @@ export interface ServerOptionsInput {
   /** On a reload, the replaced app's logger, which the new app keeps. */
   replacingLog?: FastifyBaseLogger;
   serverFactory?: FastifyServerFactory;
+  /** Fastify's log controller: the request line and the HTTP metrics. */
+  requestLog: RequestLog;
 }
 
 /** Fastify's options for `config`. */
@@ -44,7 +47,7 @@ export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOp
     ...(input.serverFactory ? { serverFactory: input.serverFactory } : {}),
     // One line per request, when it completes, without the query string, and the HTTP
     // metrics (see RequestLog); request-scoped lines name their request id themselves.
-    logController: new RequestLog(metrics.http),
+    logController: input.requestLog,
     childLoggerFactory: noChildLogger,
     genReqId: requestIdOf,
     trustProxy: config.trustProxy,
@@ -74,6 +77,29 @@ export function fastifyOptions(config: Config, metrics: Metrics, input: ServerOp
     frameworkErrors: handleFrameworkError,
   };
 }
+
+/**
+ * The HTTP server, made as fastify makes its own (its `serverFactory` contract): the
+ * app's handler for every request, fastify's timeouts.
+ */
+export const httpServer: FastifyServerFactory = (handler, options) => {
+  const {
+    http = {},
+    keepAliveTimeout,
+    requestTimeout,
+    connectionTimeout,
+  } = options as {
+    http?: ServerOptions;
+    keepAliveTimeout?: number;
+    requestTimeout?: number;
+    connectionTimeout?: number;
+  };
+  const server = createServer(http, handler);
+  if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+  if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
+  server.setTimeout(connectionTimeout ?? 0);
+  return server;
+};
 
 /** The limits set on the Node server itself, once fastify has made it. */
 export function limitConnections(app: FastifyInstance): void {

@@ -5,33 +5,56 @@
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import { REST_PREFIX, routeOf } from "./path.js";
-import { planFor, type QueryValues, toInput } from "./query.js";
+import { pathOf, REST_PREFIX, routeOf } from "./path.js";
+import { planFor, type QueryPlan, type QueryValues, toInput } from "./query.js";
+
+/** An operation as REST serves it: its path and how its query becomes its input. */
+export interface RestRoute {
+  readonly operation: AnyOperation;
+  readonly plan: QueryPlan;
+  /** `/v1/<area>/<name>`: the path, and the route's label in logs and metrics. */
+  readonly path: string;
+}
+
+/** The REST routes of `operations`, each planned once. */
+export function restRoutes(operations: readonly AnyOperation[]): RestRoute[] {
+  return operations.map((operation) => ({
+    operation,
+    plan: planFor(operation),
+    path: pathOf(operation),
+  }));
+}
+
+/**
+ * What `route` answers for the query `values`: the input read from them, checked and run
+ * by `run`. Throws what the runner throws (a 422 with every problem, a 404, a fault).
+ */
+export function restOutput(route: RestRoute, values: QueryValues, run: Runner): unknown {
+  const { input, problems } = toInput(route.plan, values);
+  if (values.truncated) {
+    problems.push({
+      loc: [],
+      msg: "Value error, too many query parameters",
+      type: "value_error",
+    });
+  }
+  return run(route.operation, input, problems);
+}
 
 /** Registers the `/v1` scope: its access hook and one GET route per operation. */
 export function registerRestRoutes(
   app: FastifyInstance,
-  operations: readonly AnyOperation[],
+  routes: readonly RestRoute[],
   authenticate: onRequestHookHandler,
   run: Runner = execute,
 ): void {
   app.register(
     async (v1) => {
       v1.addHook("onRequest", authenticate);
-      for (const operation of operations) {
-        const plan = planFor(operation);
-        v1.get(routeOf(operation), (request) => {
-          const values = request.query as QueryValues;
-          const { input, problems } = toInput(plan, values);
-          if (values.truncated) {
-            problems.push({
-              loc: [],
-              msg: "Value error, too many query parameters",
-              type: "value_error",
-            });
-          }
-          return run(operation, input, problems);
-        });
+      for (const route of routes) {
+        v1.get(routeOf(route.operation), (request) =>
+          restOutput(route, request.query as QueryValues, run),
+        );
       }
     },
     { prefix: REST_PREFIX },

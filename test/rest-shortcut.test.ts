@@ -1,0 +1,313 @@
+/**
+ * The two HTTP adapters of REST must answer alike: the shortcut (src/rest/shortcut.ts),
+ * which answers the usual GET before fastify sees it, and fastify's route. Every request
+ * below goes over a real socket to two apps, one with the shortcut and one without, and
+ * both answers must be the same: status, headers (but the date and a generated request
+ * id) and body, byte for byte. Each case also says whether the shortcut takes it, so the
+ * comparison is known to compare the two adapters; the metrics both apps count must end
+ * up the same too.
+ */
+import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { AUTH, allOperations, queryOf, TEST_KEY, urlOf } from "./helpers.js";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Headers that differ between any two answers: the clock, and a generated request id. */
+const VARYING = ["date", "x-request-id"];
+
+function send(
+  port: number,
+  path: string,
+  { method = "GET", headers = AUTH as Record<string, string> } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function comparable({ status, headers, body }: Answer, keepRequestId = false) {
+  const kept = Object.entries(headers).filter(
+    ([name]) => !VARYING.includes(name) || (keepRequestId && name === "x-request-id"),
+  );
+  return { status, headers: Object.fromEntries(kept), body };
+}
+
+let withShortcut: FastifyInstance;
+let fastifyOnly: FastifyInstance;
+/** The URLs that reached fastify in the app with the shortcut. */
+const reachedFastify: string[] = [];
+
+async function start(restShortcut: boolean, env: Record<string, string> = {}) {
+  const app = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
+    operations: await allOperations(),
+    logger: false,
+    restShortcut,
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return app;
+}
+
+const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
+
+/** Sends one request to both apps; answers both, and whether the shortcut took it. */
+async function both(path: string, options: Parameters<typeof send>[2] = {}) {
+  const before = reachedFastify.length;
+  const fast = await send(portOf(withShortcut), path, options);
+  const shortcutTook = reachedFastify.length === before;
+  const slow = await send(portOf(fastifyOnly), path, options);
+  return { fast, slow, shortcutTook };
+}
+
+beforeAll(async () => {
+  withShortcut = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY }),
+    operations: await allOperations(),
+    logger: false,
+  });
+  // Every answer fastify sends, refusals included, passes this hook; the shortcut's do not.
+  withShortcut.addHook("onResponse", (request, _reply, done) => {
+    reachedFastify.push(request.url);
+    done();
+  });
+  await withShortcut.listen({ host: "127.0.0.1", port: 0 });
+  fastifyOnly = await start(false);
+});
+
+afterAll(async () => {
+  await withShortcut?.close();
+  await fastifyOnly?.close();
+});
+
+describe("every example: the shortcut answers it as fastify does", async () => {
+  const operations = await allOperations();
+  const cases = operations.flatMap((operation) =>
+    operation.examples.map((example, index) => ({
+      name: `${operation.area}/${operation.name} example ${index + 1}`,
+      url: urlOf(operation, queryOf(example.input as Record<string, unknown>)),
+    })),
+  );
+  it.each(cases)("$name", async ({ url }) => {
+    const { fast, slow, shortcutTook } = await both(url);
+    expect(fast.status).toBe(200);
+    expect(comparable(fast)).toEqual(comparable(slow));
+    expect(shortcutTook).toBe(true);
+  });
+});
+
+const LONG_LIST = Array.from({ length: 1100 }, (_, i) => i % 10).join(",");
+
+/** Requests the shortcut leaves to fastify, or takes; either way both apps answer alike. */
+const TABLE: {
+  name: string;
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  shortcutTakes: boolean;
+  keepRequestId?: boolean;
+}[] = [
+  { name: "a plain sum", path: "/v1/math/sum?numbers=1,2,3", shortcutTakes: true },
+  {
+    name: "the client's request id, echoed",
+    path: "/v1/math/sum?numbers=1",
+    headers: { ...AUTH, "x-request-id": "client-id-1" },
+    shortcutTakes: true,
+    keepRequestId: true,
+  },
+  {
+    name: "an answer over 8 KB (counted as a large answer)",
+    path: "/v1/misc/fizzbuzz?end=3000",
+    shortcutTakes: true,
+  },
+  { name: "no key", path: "/v1/math/sum?numbers=1", headers: {}, shortcutTakes: false },
+  {
+    name: "a wrong key",
+    path: "/v1/math/sum?numbers=1",
+    headers: { "x-api-key": "nope" },
+    shortcutTakes: false,
+  },
+  { name: "an invalid number", path: "/v1/math/sum?numbers=1,x", shortcutTakes: false },
+  { name: "an unknown parameter", path: "/v1/math/sum?numbers=1&x=2", shortcutTakes: false },
+  {
+    name: "a scalar given twice",
+    path: "/v1/math/is-between?number=1&number=2&lower=0&upper=3",
+    shortcutTakes: false,
+  },
+  { name: "no parameters", path: "/v1/math/sum", shortcutTakes: false },
+  {
+    name: "a value the handler refuses",
+    path: "/v1/math/nth-root?number=-8&degree=2",
+    shortcutTakes: false,
+  },
+  {
+    name: "a 404 from the handler",
+    path: "/v1/fun/would-you-rather?id=zzz-999",
+    shortcutTakes: false,
+  },
+  { name: "a malformed percent escape", path: "/v1/math/sum?numbers=%E0%A4", shortcutTakes: false },
+  { name: "HEAD", path: "/v1/math/sum?numbers=1", method: "HEAD", shortcutTakes: false },
+  { name: "POST (405)", path: "/v1/math/sum?numbers=1", method: "POST", shortcutTakes: false },
+  { name: "a trailing slash", path: "/v1/math/sum/?numbers=1", shortcutTakes: false },
+  { name: "an encoded path", path: "/v1/math/%73um?numbers=1", shortcutTakes: false },
+  { name: "an unknown operation", path: "/v1/math/nope?numbers=1", shortcutTakes: false },
+  {
+    name: "a URL for the heavy lane",
+    path: `/v1/math/sum?numbers=${LONG_LIST}`,
+    shortcutTakes: false,
+  },
+  {
+    name: "a body on a GET",
+    path: "/v1/math/sum?numbers=1",
+    headers: { ...AUTH, "content-length": "0" },
+    shortcutTakes: false,
+  },
+];
+
+describe("which requests the shortcut takes; fastify answers the rest alike", () => {
+  it.each(TABLE)("$name", async ({ path, method, headers, shortcutTakes, keepRequestId }) => {
+    const { fast, slow, shortcutTook } = await both(path, { method, headers });
+    expect(comparable(fast, keepRequestId)).toEqual(comparable(slow, keepRequestId));
+    expect(shortcutTook).toBe(shortcutTakes);
+  });
+});
+
+describe("the shortcut steps aside", () => {
+  it("while draining: fastify answers, with Connection: close", async () => {
+    withShortcut.lifecycle.draining = true;
+    try {
+      const { fast, shortcutTook } = await both("/v1/math/sum?numbers=1");
+      expect(shortcutTook).toBe(false);
+      expect(fast.status).toBe(200);
+      expect(fast.headers.connection).toBe("close");
+    } finally {
+      withShortcut.lifecycle.draining = false;
+    }
+  });
+
+  it.each([
+    ["a per-key quota", { RATE_LIMIT: "100" }, "ratelimit"],
+    ["CORS origins", { CORS_ORIGINS: "https://app.example" }, "vary"],
+  ])("with %s configured: fastify answers every request", async (_name, env, header) => {
+    const app = await start(true, env);
+    try {
+      const answer = await send(portOf(app), "/v1/math/sum?numbers=1,2", {
+        headers: { ...AUTH, origin: "https://app.example" },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers[header]).toBeDefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("a request pipelined behind another waits its turn; all are answered in order", async () => {
+    const head = (numbers: string) =>
+      `GET /v1/math/sum?numbers=${numbers} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n\r\n`;
+    const pipelined = async (app: FastifyInstance) => {
+      const socket = connect(portOf(app), "127.0.0.1");
+      let received = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => {
+        received += chunk;
+      });
+      socket.write(head("1,2") + head("3,4") + head("5,6"));
+      const decimals = () => received.match(/"decimal":"\d+"/g) ?? [];
+      await expect.poll(() => decimals().length, { timeout: 5000 }).toBe(3);
+      socket.destroy();
+      return decimals();
+    };
+    const before = reachedFastify.length;
+    const answers = await pipelined(withShortcut);
+    expect(answers).toEqual(['"decimal":"3"', '"decimal":"7"', '"decimal":"11"']);
+    // The first is the shortcut's; the others arrive while it is being written.
+    expect(reachedFastify.length - before).toBeLessThan(3);
+    expect(await pipelined(fastifyOnly)).toEqual(answers);
+  });
+});
+
+describe("counted alike", () => {
+  it("both apps count the same calculations and HTTP answers", async () => {
+    const series = async (app: FastifyInstance) => {
+      const text = (await send(portOf(app), "/metrics")).body;
+      return text
+        .split("\n")
+        .filter(
+          (line) =>
+            (line.startsWith("calculations_total{") && line.includes('gateway="rest"')) ||
+            ((line.startsWith("http_requests_total{") ||
+              line.startsWith("http_request_duration_seconds_count{")) &&
+              line.includes('route="/v1/')),
+        )
+        .sort();
+    };
+    const counted = await series(withShortcut);
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted).toEqual(await series(fastifyOnly));
+  });
+});
+
+describe("logged alike", () => {
+  it("the shortcut's request line has fastify's fields and values", async () => {
+    const lineOf = async (restShortcut: boolean) => {
+      const lines: string[] = [];
+      const app = await buildApp({
+        config: loadConfig({ API_KEYS: TEST_KEY }),
+        operations: await allOperations(),
+        logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
+        restShortcut,
+      });
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      try {
+        const answer = await send(portOf(app), "/v1/math/sum?numbers=1,2");
+        const line = lines
+          .map((text) => JSON.parse(text))
+          .find((entry) => entry.msg === "request" && entry.route === "/v1/math/sum");
+        expect(line.requestId).toBe(answer.headers["x-request-id"]);
+        return line;
+      } finally {
+        await app.close();
+      }
+    };
+    // The clock and the generated id differ from line to line; everything else may not.
+    const steady = ({
+      time: _time,
+      requestId: _id,
+      durationMs,
+      ...rest
+    }: Record<string, unknown>) => {
+      expect(durationMs).toBeGreaterThanOrEqual(0);
+      return rest;
+    };
+    const fast = await lineOf(true);
+    const slow = await lineOf(false);
+    expect(Object.keys(fast)).toEqual(Object.keys(slow));
+    expect(steady(fast)).toEqual(steady(slow));
+    expect(fast).toMatchObject({
+      method: "GET",
+      path: "/v1/math/sum",
+      status: 200,
+      keyId: expect.any(String),
+    });
+  });
+});
