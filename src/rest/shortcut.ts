@@ -94,6 +94,7 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
     answer["content-length"] = Buffer.byteLength(body);
     response.writeHead(200, answer);
     response.end(body);
+    admission.written(socket, response);
     requestLog.answered(
       logger,
       requestId,
