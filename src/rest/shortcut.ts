@@ -55,7 +55,7 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
   const byPath = new Map<string, RestRoute>();
   for (const route of options.routes) byPath.set(route.path, route);
 
-  return (request, response) => {
+  const answer: RestShortcut = (request, response) => {
     const started = performance.now();
     const url = request.url as string;
     const headers = request.headers;
@@ -89,10 +89,10 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
     if (typeof body !== "string" || !admission.take(socket, response, body.length)) return false;
     count(route.operation, "ok");
     const requestId = requestIdOf(request);
-    const answer = answerHeaders(requestId);
-    answer["content-type"] = JSON_TYPE;
-    answer["content-length"] = Buffer.byteLength(body);
-    response.writeHead(200, answer);
+    const headers200 = answerHeaders(requestId);
+    headers200["content-type"] = JSON_TYPE;
+    headers200["content-length"] = Buffer.byteLength(body);
+    response.writeHead(200, headers200);
     response.end(body);
     admission.written(socket, response);
     requestLog.answered(
@@ -107,5 +107,20 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
       socket.remoteAddress,
     );
     return true;
+  };
+
+  // Nothing here may take the process down: a fault before the answer was begun leaves the
+  // request to fastify; one while it was being written closes the connection (half an
+  // answer is no answer); one after it (the bookkeeping) leaves the answer as it is.
+  return (request, response) => {
+    try {
+      return answer(request, response);
+    } catch (error) {
+      // The path only: a query may hold secrets (an HMAC key, a text).
+      logger.error({ err: error, path: request.url?.split("?", 1)[0] }, "REST shortcut failed");
+      if (!response.headersSent) return false;
+      if (!response.writableEnded) response.destroy();
+      return true;
+    }
   };
 }
