@@ -267,6 +267,35 @@ describe("counted alike", () => {
   });
 });
 
+describe("a client that pipelines and never reads", () => {
+  it("is cut off after one running and 16 waiting, however small the answers", async () => {
+    // One write of 1,000 requests: node parses a whole read's worth of them at once, while
+    // the first answer is still on the socket. Each must wait its turn, not be answered
+    // into memory behind it.
+    const socket = connect(portOf(withShortcut), "127.0.0.1");
+    socket.on("error", () => {});
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.pause();
+    const request = `GET /v1/misc/fizzbuzz?end=1180 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n\r\n`;
+    socket.write(request.repeat(1000));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    const closed = new Promise<boolean>((resolve) => socket.once("close", () => resolve(true)));
+    socket.resume();
+    const cut = await Promise.race([
+      closed,
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000)),
+    ]);
+    socket.destroy();
+    expect(cut).toBe(true);
+    expect(received.split("HTTP/1.1 200 OK").length - 1).toBeLessThanOrEqual(17);
+  });
+});
+
 describe("logged alike", () => {
   it("the shortcut's request line has fastify's fields and values", async () => {
     const lineOf = async (restShortcut: boolean) => {

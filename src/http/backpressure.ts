@@ -103,16 +103,10 @@ export interface Admission {
   idle(socket: Socket): boolean;
   /**
    * Takes an idle connection for an answer of `size` characters about to be written, as
-   * the hooks take it for a request, and counts the answer when large. False, with
-   * nothing taken, when a large answer would pass the process's bound.
+   * the hooks take it for a request: running until handed to the kernel, counted when
+   * large. False, with nothing taken, when a large answer would pass the process's bound.
    */
   take(socket: Socket, response: ServerResponse, size: number): boolean;
-  /**
-   * The answer taken for has been written: the connection is free at once when node
-   * handed it all to the kernel (the usual case, with no listener to add), else once it
-   * does.
-   */
-  written(socket: Socket, response: ServerResponse): void;
 }
 
 /**
@@ -270,14 +264,11 @@ export function registerBackpressure(
     take(socket: WithState<Socket>, response: ServerResponse, size: number) {
       const state = stateOf(socket);
       if (size >= largeAnswerBytes && !holdAnswer(response, size, state)) return false;
-      if (state) state.running = true;
+      if (state) {
+        state.running = true;
+        response.on("close", state.release);
+      }
       return true;
-    },
-    written(socket: WithState<Socket>, response: ServerResponse) {
-      const state = socket[STATE];
-      if (state === undefined) return;
-      if (socket.writableLength === 0) state.release();
-      else response.on("close", state.release);
     },
   };
 }

@@ -94,7 +94,6 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
     headers200["content-length"] = Buffer.byteLength(body);
     response.writeHead(200, headers200);
     response.end(body);
-    admission.written(socket, response);
     requestLog.answered(
       logger,
       requestId,
