@@ -1,0 +1,47 @@
+/** The bench's judgement of its targets (bench/lib/report.ts): a moved yardstick judges nothing. */
+import { describe, expect, it } from "vitest";
+import type { RoundRecord } from "../bench/lib/report.js";
+import { checkTargets, MAX_YARDSTICK_SPREAD, spread, summarise } from "../bench/lib/report.js";
+import type { Workload } from "../bench/lib/workload.js";
+
+const workload = (name: string) =>
+  ({ name, description: name, calculationsPerRequest: 1 }) as unknown as Workload;
+
+/** Rounds of `target` at these CPU µs per request, its req/s in proportion. */
+const rounds = (target: string, cpu: number[]) =>
+  cpu.map(
+    (us) =>
+      ({
+        target,
+        cpuUsPerRequest: us,
+        load: { requestsPerSecond: 1e6 / us, p50Ms: 1, p99Ms: 2, non2xx: 0, errors: 0 },
+        rss: { totalMb: 100, maxProcessMb: 100 },
+      }) as unknown as RoundRecord,
+  );
+
+function judged(bareFastifyCpu: number[]) {
+  const names = ["raw", "bare-fastify", "rest-sum"];
+  const records = [
+    ...rounds("raw", [28, 28, 29]),
+    ...rounds("bare-fastify", bareFastifyCpu),
+    ...rounds("rest-sum", [50, 50, 51]),
+  ];
+  const checks = checkTargets(summarise(names.map(workload), records));
+  return checks.find((c) => c.target.startsWith("REST sum ≥ 0.7× bare fastify"));
+}
+
+describe("a ratio to a yardstick", () => {
+  it("is judged when the yardstick held steady between rounds", () => {
+    expect(judged([33, 34, 35])).toMatchObject({ pass: false });
+    expect(judged([33, 34, 35])?.unjudged).toBeUndefined();
+  });
+
+  it(`is not judged when the yardstick moved more than ${MAX_YARDSTICK_SPREAD}× between rounds`, () => {
+    expect(judged([33.5, 40, 61])?.unjudged).toMatch(/bare-fastify's CPU per request moved 1\.82×/);
+  });
+
+  it("spread is highest over lowest, NaN rounds left out", () => {
+    expect(spread([2, Number.NaN, 4, 3])).toBe(2);
+    expect(spread([])).toBeNaN();
+  });
+});
