@@ -9,7 +9,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { createRequire } from "node:module";
 import {
   type FastifyBaseLogger,
   type FastifyReply,
@@ -18,6 +17,7 @@ import {
 } from "fastify";
 import pino from "pino";
 import type { HttpStats } from "../observability/metrics.js";
+import { kRouteContext } from "./fastify-internals.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -49,9 +49,6 @@ export function requestIdOf(request: IncomingMessage): string {
 
 // fastify's public `request.routeOptions` builds a new object on every read; its route
 // context (the same data, built once per route) is reached through fastify's own symbol.
-const { kRouteContext } = createRequire(import.meta.url)("fastify/lib/symbols.js") as {
-  kRouteContext: symbol;
-};
 type RouteContext = { config?: { url?: string } };
 
 /** The label for requests no route matched. */
