@@ -14,6 +14,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import { execute } from "../core/runner.js";
+import { API_KEY_HEADER } from "../http/auth.js";
 import type { Admission } from "../http/backpressure.js";
 import { isHeavy } from "../http/heavy-lane.js";
 import { type RequestLog, requestIdOf } from "../http/observability.js";
@@ -76,7 +77,7 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
     const socket = request.socket;
     // A request behind another on its connection waits its turn in the hooks.
     if (!admission.idle(socket)) return false;
-    const keyId = passingKeyId(headers["x-api-key"]);
+    const keyId = passingKeyId(headers[API_KEY_HEADER]);
     if (keyId === undefined) return false;
     let body: string | undefined;
     try {
