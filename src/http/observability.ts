@@ -124,7 +124,19 @@ export class RequestLog extends LogController {
     if (error) {
       this.http?.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       reply.log.error(
-        { requestId: request.id, ...lineFields(request, reply, route), err: error },
+        {
+          requestId: request.id,
+          ...lineFields(
+            request.method,
+            route,
+            request.url,
+            reply.statusCode,
+            reply.elapsedTime,
+            request.apiKeyId,
+            request.ip,
+          ),
+          err: error,
+        },
         "request",
       );
       return;
@@ -162,19 +174,17 @@ export class RequestLog extends LogController {
     if (!(log.levelVal !== undefined && log.levelVal <= INFO)) return;
     const stream = log[streamSym] as { write(line: string): unknown } | undefined;
     const time = log[timeSym] as (() => string) | undefined;
-    const durationMs = Math.round(elapsedMs * 100) / 100;
-    const path = pathOf(url);
     if (stream === undefined || time === undefined) {
       log.info(
-        { requestId, method, route, path, status, durationMs, keyId, remoteAddress: address },
+        { requestId, ...lineFields(method, route, url, status, elapsedMs, keyId, address) },
         "request",
       );
       return;
     }
     stream.write(
       `{"level":30${time()}${(log[chindingsSym] as string | undefined) ?? ""},"requestId":${JSON.stringify(requestId)}` +
-        `${methodField(method)}${routeField(route)},"path":${JSON.stringify(path)}` +
-        `,"status":${status},"durationMs":${durationMs}` +
+        `${methodField(method)}${routeField(route)},"path":${JSON.stringify(pathOf(url))}` +
+        `,"status":${status},"durationMs":${roundedMs(elapsedMs)}` +
         (keyId === undefined ? "" : `,"keyId":"${keyId}"`) +
         (address === undefined ? "" : `,"remoteAddress":${JSON.stringify(address)}`) +
         ',"msg":"request"}\n',
@@ -223,15 +233,28 @@ export class RequestLog extends LogController {
   }
 }
 
+/** A duration as the request line gives it: milliseconds to two decimals. */
+function roundedMs(elapsedMs: number): number {
+  return Math.round(elapsedMs * 100) / 100;
+}
+
 /** The request line's fields, as an object (the rare lines pino writes itself). */
-function lineFields(request: FastifyRequest, reply: FastifyReply, route: string) {
+function lineFields(
+  method: string,
+  route: string,
+  url: string,
+  status: number,
+  elapsedMs: number,
+  keyId: string | undefined,
+  address: string | undefined,
+) {
   return {
-    method: request.method,
+    method,
     route,
-    path: pathOf(request.url),
-    status: reply.statusCode,
-    durationMs: Math.round(reply.elapsedTime * 100) / 100,
-    keyId: request.apiKeyId,
-    remoteAddress: request.ip,
+    path: pathOf(url),
+    status,
+    durationMs: roundedMs(elapsedMs),
+    keyId,
+    remoteAddress: address,
   };
 }
