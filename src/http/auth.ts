@@ -1,17 +1,12 @@
 /**
  * The API-key layer. Keys are compared in constant time without hashing per request
- * (see {@link createKeyChecker}); the SHA-256 of each key is computed once, for its
+ * (see {@link constantTimeMatcher}); the SHA-256 of each key is computed once, for its
  * public id.
  */
-import { hash, timingSafeEqual } from "node:crypto";
+import { hash } from "node:crypto";
 
 export const API_KEY_HEADER = "x-api-key";
 export const WWW_AUTHENTICATE = 'APIKey realm="utility-calculation-service", header="X-API-Key"';
-
-/** Bytes every key is padded to (more when a configured key is longer). */
-const MIN_SLOT_BYTES = 256;
-/** The slot starts with the key's length in bytes, so "k" and "k\0" never compare equal. */
-const LENGTH_BYTES = 4;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -32,83 +27,72 @@ const NOT_ONE: KeyCheck = Object.freeze({ ok: false, reason: "Send exactly one X
 const EMPTY: KeyCheck = Object.freeze({ ok: false, reason: "Empty API key" });
 const INVALID: KeyCheck = Object.freeze({ ok: false, reason: "Invalid API key" });
 
-/** Writes `key` into `slot` as its UTF-8 length, its bytes, then zeros; false if it does not fit. */
-function fill(slot: Buffer, key: string): boolean {
-  // UTF-8 never takes more than 3 bytes per UTF-16 unit: only a long key needs measuring.
-  if (
-    key.length * 3 > slot.length - LENGTH_BYTES &&
-    Buffer.byteLength(key) > slot.length - LENGTH_BYTES
-  ) {
-    return false;
-  }
-  const written = slot.write(key, LENGTH_BYTES, "utf8");
-  slot.writeUInt32LE(written, 0);
-  slot.fill(0, LENGTH_BYTES + written);
-  return true;
-}
-
-/** Code units every key is padded to (more when a configured key is longer). */
-const MIN_KEY_UNITS = 256;
+/** Code units every secret is padded to (more when a configured one is longer). */
+const MIN_SECRET_UNITS = 256;
 
 /**
- * Builds the checker for a set of keys. The presented key is compared with every
- * configured key over the same width, the longest key's (at least 256 UTF-16 code units),
- * its code units XORed into one difference with no early exit: the time depends on the
- * width and the number of keys, not on which key matched or how much of one. Plain
- * JavaScript: four calls into C++ per request (write, fill, compare) cost more than the
- * comparison.
- *
- * @example
- * const check = createKeyChecker(["secret"]);
- * check("secret"); // { ok: true, keyId: "2bb80d537b1d" }
+ * Compares a presented string with each of `secrets` in constant time: over one width,
+ * the longest secret's (at least 256 UTF-16 code units), code units XORed into one
+ * difference with no early exit, so the time depends on the width and the number of
+ * secrets, not on which one matched or how much of one. Answers the index matched, or -1.
+ * Plain JavaScript: writing both into buffers and comparing them with `timingSafeEqual`
+ * took four calls into C++ per request, which cost more than the comparison.
  */
-export function createKeyChecker(keys: readonly string[]): (presented: unknown) => KeyCheck {
-  const width = Math.max(MIN_KEY_UNITS, ...keys.map((key) => key.length));
-  const known = keys.map((key) => {
+function constantTimeMatcher(secrets: readonly string[]): (presented: string) => number {
+  const width = Math.max(MIN_SECRET_UNITS, ...secrets.map((secret) => secret.length));
+  const known = secrets.map((secret) => {
     const units = new Uint16Array(width);
-    for (let i = 0; i < key.length; i++) units[i] = key.charCodeAt(i);
-    return {
-      units,
-      length: key.length,
-      accepted: Object.freeze({ ok: true, keyId: keyIdOf(key) }) as KeyCheck,
-    };
+    for (let i = 0; i < secret.length; i++) units[i] = secret.charCodeAt(i);
+    return { units, length: secret.length };
   });
   return (presented) => {
-    if (presented === undefined) return MISSING;
-    // Node joins repeated headers with ", "; configured keys never hold a comma.
-    if (typeof presented !== "string" || presented.includes(",")) return NOT_ONE;
     const length = presented.length;
-    if (length === 0) return EMPTY;
-    // Longer than every configured key: it matches none, whatever its content.
-    if (length > width) return INVALID;
-    let matched = INVALID;
+    // Longer than every secret: it matches none, whatever its content.
+    if (length > width) return -1;
+    let matched = -1;
     for (let k = 0; k < known.length; k++) {
-      const key = known[k] as (typeof known)[number];
-      const units = key.units;
-      let difference = length ^ key.length;
+      const { units, length: secretLength } = known[k] as (typeof known)[number];
+      let difference = length ^ secretLength;
       for (let i = 0; i < width; i++) {
         difference |= (i < length ? presented.charCodeAt(i) : 0) ^ (units[i] as number);
       }
-      if (difference === 0) matched = key.accepted;
+      if (difference === 0) matched = k;
     }
     return matched;
   };
 }
 
 /**
- * A constant-time check of one secret (a bearer token), laid out as keys are: the time
- * depends on neither the secret nor how much of it matched.
+ * Builds the checker for a set of keys, compared in constant time (see
+ * {@link constantTimeMatcher}).
+ *
+ * @example
+ * const check = createKeyChecker(["secret"]);
+ * check("secret"); // { ok: true, keyId: "2bb80d537b1d" }
+ */
+export function createKeyChecker(keys: readonly string[]): (presented: unknown) => KeyCheck {
+  const match = constantTimeMatcher(keys);
+  const accepted = keys.map((key) => Object.freeze({ ok: true, keyId: keyIdOf(key) }) as KeyCheck);
+  return (presented) => {
+    if (presented === undefined) return MISSING;
+    // Node joins repeated headers with ", "; configured keys never hold a comma.
+    if (typeof presented !== "string" || presented.includes(",")) return NOT_ONE;
+    if (presented.length === 0) return EMPTY;
+    const index = match(presented);
+    return index === -1 ? INVALID : (accepted[index] as KeyCheck);
+  };
+}
+
+/**
+ * A constant-time check of one secret (a bearer token), compared as keys are.
  *
  * @example
  * const matches = createSecretMatcher("token");
  * matches("token"); // true
  */
 export function createSecretMatcher(secret: string): (presented: string) => boolean {
-  const slotBytes = LENGTH_BYTES + Math.max(MIN_SLOT_BYTES, Buffer.byteLength(secret));
-  const expected = Buffer.alloc(slotBytes);
-  fill(expected, secret);
-  const candidate = Buffer.alloc(slotBytes);
-  return (presented) => fill(candidate, presented) && timingSafeEqual(candidate, expected);
+  const match = constantTimeMatcher([secret]);
+  return (presented) => match(presented) === 0;
 }
 
 /** The public id of a key: 12 hex digits of its SHA-256. */
