@@ -5,11 +5,11 @@
  * metrics, calculation count and request line); any other request, and any request that
  * fails a step, goes to fastify untouched, which answers it in full, errors included.
  *
- * It saves fastify's per-request machinery, about 10 µs of a REST request's ~50
- * (docs/performance.md). Like GraphQL's shortcut (graphql/adapters.ts) it is an adapter
- * only: the query is read by the REST route's own plan and run by the runner, the
- * connection is taken through the backpressure hooks' own bookkeeping, and it never
- * writes an error itself; fastify's error writer stays the only one.
+ * It saves fastify's per-request machinery: its hook runners, reply and serialiser steps
+ * (what that costs: docs/performance.md). Like GraphQL's shortcut (graphql/adapters.ts)
+ * it is an adapter only: the query is read by the REST route's own plan and run by the
+ * runner, the connection is taken through the backpressure hooks' own bookkeeping, and it
+ * never writes an error itself; fastify's error writer stays the only one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
