@@ -11,8 +11,9 @@ import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
-import { registerGraphql } from "./graphql/register.js";
-import { registerBackpressure } from "./http/backpressure.js";
+import { GRAPHQL_PATH, registerGraphql } from "./graphql/register.js";
+import { createGraphqlShortcut, type GraphqlShortcut } from "./graphql/server-shortcut.js";
+import { DEFAULT_BACKPRESSURE, registerBackpressure } from "./http/backpressure.js";
 import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
 import { boundJsonBodies } from "./http/json-body.js";
@@ -38,8 +39,11 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
   /** False sends every GraphQL request through yoga's adapter (tests compare both adapters). */
   graphqlFastPath?: boolean;
-  /** False sends every REST request through fastify's route (tests compare both adapters). */
-  restShortcut?: boolean;
+  /**
+   * False sends every REST and GraphQL request through fastify's routes, past the server
+   * shortcuts (tests compare both).
+   */
+  serverShortcuts?: boolean;
   /** Fastify's `serverFactory`: lets a reload swap which app one HTTP server dispatches to. */
   serverFactory?: FastifyServerFactory;
   /**
@@ -79,8 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const operation of operations) inputCheckOf(operation);
   const metrics = replacing?.appState.metrics ?? createMetrics();
   const requestLog = new RequestLog(metrics.http);
-  // The server's requests try the REST shortcut first (made below, once the app is built).
-  let shortcut: RestShortcut | undefined;
+  // The server's requests try the shortcuts first (made below, once the app is built).
+  let restShortcut: RestShortcut | undefined;
+  let graphqlShortcut: GraphqlShortcut | undefined;
   const serverFactory = options.serverFactory ?? httpServer;
   const app = Fastify(
     fastifyOptions(config, metrics, {
@@ -88,9 +93,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       replacingLog: replacing?.log,
       serverFactory: (fastifyHandler, serverOptions) =>
         serverFactory((request, response) => {
-          if (shortcut === undefined || !shortcut(request, response)) {
-            fastifyHandler(request, response);
-          }
+          if (restShortcut?.(request, response)) return;
+          if (graphqlShortcut?.(request, response, fastifyHandler)) return;
+          fastifyHandler(request, response);
         }, serverOptions),
       requestLog,
     }),
@@ -130,7 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routes = restRoutes(operations);
   const countRest = calculationCount(metrics, "rest");
   registerRestRoutes(app, routes, access.authenticate, observedRunner(countRest));
-  registerGraphql(app, operations, access.authenticateOnly, {
+  const pipeline = registerGraphql(app, operations, access.authenticateOnly, {
     run: countingRunner(metrics, "graphql"),
     ...(config.rateLimit > 0 ? { charge: access.charge } : {}),
     fastPath: options.graphqlFastPath ?? true,
@@ -138,21 +143,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
 
   // CORS headers and a proxy's client address are fastify's to work out: with either
-  // configured, every REST request goes through fastify's route.
-  if (options.restShortcut !== false && config.corsOrigins.length === 0 && !config.trustProxy) {
+  // configured, every REST and GraphQL request goes through fastify's routes.
+  if (options.serverShortcuts !== false && config.corsOrigins.length === 0 && !config.trustProxy) {
     let closing = false;
     app.addHook("preClose", (done) => {
       closing = true;
       done();
     });
-    shortcut = createRestShortcut({
+    const open = () => !closing && !app.lifecycle.draining;
+    restShortcut = createRestShortcut({
       routes,
       passingKeyId: access.passingKeyId,
       admission,
       count: countRest,
       requestLog,
       logger: app.log,
-      open: () => !closing && !app.lifecycle.draining,
+      open,
+    });
+    graphqlShortcut = createGraphqlShortcut({
+      path: GRAPHQL_PATH,
+      pipeline,
+      passingKeyId: access.passingKeyId,
+      admission,
+      requestLog,
+      logger: app.log,
+      open,
+      // Below the backpressure hooks' large requests, which they count while held.
+      maxBodyBytes: DEFAULT_BACKPRESSURE.largeRequestBytes - GRAPHQL_PATH.length - 1,
     });
   }
   return app;

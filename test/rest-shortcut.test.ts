@@ -63,7 +63,7 @@ async function start(restShortcut: boolean, env: Record<string, string> = {}) {
     config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
     operations: await allOperations(),
     logger: false,
-    restShortcut,
+    serverShortcuts: restShortcut,
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return app;
@@ -305,7 +305,7 @@ describe("logged alike", () => {
         config: loadConfig({ API_KEYS: TEST_KEY }),
         operations: await allOperations(),
         logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
-        restShortcut,
+        serverShortcuts: restShortcut,
       });
       await app.listen({ host: "127.0.0.1", port: 0 });
       try {

@@ -14,6 +14,7 @@
  *   loaded by the first request that needs it (register.ts): a process that only answers
  *   the shortcut's requests never holds it (about 7 MB).
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { OnParamsEventPayload, Plugin } from "graphql-yoga";
@@ -28,7 +29,9 @@ import {
   rebuiltError,
 } from "./pipeline.js";
 
-const JSON_ANSWER_HEADERS = Object.freeze({ "content-type": "application/json; charset=utf-8" });
+const JSON_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "application/json; charset=utf-8",
+});
 
 /** Body keys the shortcut takes; any other (even null) is left to yoga to judge. */
 const SHORTCUT_KEYS = new Set(["query", "variables", "operationName", "extensions"]);
@@ -37,19 +40,27 @@ const isObjectOrNull = (value: unknown) =>
   value == null || (typeof value === "object" && !Array.isArray(value));
 
 /**
- * The parameters of a request the shortcut takes, or undefined: the request goes to yoga,
- * which answers it (and refuses malformed parameters) as it always has.
+ * Whether a request's method and headers are the shortcut's: a `POST` of JSON, answered as
+ * `application/json` (no `Accept`, any media type, or `application/json`: yoga then answers
+ * JSON).
  *
  * @example
- * shortcutParams(request); // the body itself, e.g. { query: "{ … }", variables: { n: 2 } }
+ * shortcutHeaders("POST", { "content-type": "application/json" }); // true
  */
-export function shortcutParams(request: FastifyRequest): GraphqlParams | undefined {
-  if (request.method !== "POST") return undefined;
-  if (!isJson(request.headers["content-type"])) return undefined;
-  // With no Accept, `*/*` or `application/json`, yoga answers `application/json`.
-  const accept = request.headers.accept;
-  if (accept !== undefined && accept !== "*/*" && accept !== "application/json") return undefined;
-  const body = request.body;
+export function shortcutHeaders(method: string | undefined, headers: IncomingHttpHeaders): boolean {
+  if (method !== "POST" || !isJson(headers["content-type"])) return false;
+  const accept = headers.accept;
+  return accept === undefined || accept === "*/*" || accept === "application/json";
+}
+
+/**
+ * A parsed JSON body as the shortcut's parameters, or undefined: an object of plainly
+ * well-formed parameters only; yoga judges (and refuses) anything else.
+ *
+ * @example
+ * shortcutBody({ query: "{ … }", variables: { n: 2 } }); // the body itself
+ */
+export function shortcutBody(body: unknown): GraphqlParams | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   for (const key of Object.keys(body)) if (!SHORTCUT_KEYS.has(key)) return undefined;
   const { query, variables, operationName, extensions } = body as Record<string, unknown>;
@@ -58,6 +69,19 @@ export function shortcutParams(request: FastifyRequest): GraphqlParams | undefin
   }
   if (operationName != null && typeof operationName !== "string") return undefined;
   return body as GraphqlParams;
+}
+
+/**
+ * The parameters of a request the shortcut takes, or undefined: the request goes to yoga,
+ * which answers it (and refuses malformed parameters) as it always has.
+ *
+ * @example
+ * shortcutParams(request); // the body itself, e.g. { query: "{ … }", variables: { n: 2 } }
+ */
+export function shortcutParams(
+  request: Pick<FastifyRequest, "method" | "headers" | "body">,
+): GraphqlParams | undefined {
+  return shortcutHeaders(request.method, request.headers) ? shortcutBody(request.body) : undefined;
 }
 
 type HttpExtension = { status?: number; headers?: Record<string, string>; spec?: boolean };
@@ -127,12 +151,22 @@ function withoutInternals(result: ExecutionResult): ExecutionResult {
   return sent as ExecutionResult;
 }
 
+/**
+ * What a result is answered with over HTTP as `application/json`: 200 with the compiled
+ * query's serialisation, or what {@link errorAnswer} says for errors. Both shortcuts send it.
+ */
+export function answerOf(result: GraphqlResult): {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+} {
+  if (result.errors?.length || !result.stringify) return errorAnswer(result);
+  return { status: 200, headers: JSON_ANSWER_HEADERS, body: result.stringify(result) };
+}
+
 function send(reply: FastifyReply, result: GraphqlResult) {
-  if (result.errors?.length || !result.stringify) {
-    const answer = errorAnswer(result);
-    return reply.status(answer.status).headers(answer.headers).send(answer.body);
-  }
-  return reply.status(200).headers(JSON_ANSWER_HEADERS).send(result.stringify(result));
+  const answer = answerOf(result);
+  return reply.status(answer.status).headers(answer.headers).send(answer.body);
 }
 
 /**

@@ -18,7 +18,7 @@
  * anything themselves. Yoga's adapter asks for {@link textProblem} before yoga checks the
  * parameters' shapes, so an over-long text is refused before a malformed parameter.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -34,10 +34,21 @@ import type { Budget, CostedFields } from "./budget.js";
 import { type GraphqlLimits, queryTextProblem, requestRules, variablesProblem } from "./limits.js";
 import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
 
-/** What resolvers get as context: the HTTP exchange (its logger, the key), on both adapters. */
+/** What the pipeline and the resolvers read of a request: its method, id and logger. */
+export interface GraphqlRequest {
+  method: string;
+  id: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * What resolvers get as context. Inside fastify (the route's shortcut, yoga), the fastify
+ * request and its reply, which a quota charge needs; before fastify (server-shortcut.ts,
+ * which quotas turn off), the request as the pipeline reads it, and no reply.
+ */
 export interface RequestContext {
-  req: FastifyRequest;
-  reply: FastifyReply;
+  req: GraphqlRequest;
+  reply?: FastifyReply;
 }
 
 /** A request's parameters, their shapes already checked by the adapter. */
@@ -277,10 +288,12 @@ export function createPipeline(options: PipelineOptions) {
     }
     const compiled = entry.compiled;
     if (!charge) return execute(compiled, context, variables);
-    return charge(context.req, context.reply, entry.units).then((state) =>
-      state && !state.allowed
-        ? { errors: [quotaRefusal(state, entry.units)] }
-        : execute(compiled, context, variables),
+    // Only fastify's adapters run with quotas on, and they pass fastify's request and reply.
+    return charge(context.req as FastifyRequest, context.reply as FastifyReply, entry.units).then(
+      (state) =>
+        state && !state.allowed
+          ? { errors: [quotaRefusal(state, entry.units)] }
+          : execute(compiled, context, variables),
     );
   }
 

@@ -17,6 +17,7 @@ import { GraphQLError } from "graphql";
 import type { YogaLogger, YogaServerInstance } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import { boundJsonBodies } from "../http/json-body.js";
+import { replayedBody } from "../http/replay.js";
 import type { AnyOperation } from "../kit/define.js";
 import { createShortcut, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
@@ -24,7 +25,7 @@ import { exampleQuery } from "./examples.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
 import { bodyForEmptyError, handleGraphqlError, useFastifyParams } from "./http-errors.js";
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "./limits.js";
-import { createPipeline, type RequestContext } from "./pipeline.js";
+import { createPipeline, type Pipeline, type RequestContext } from "./pipeline.js";
 import type { Charge } from "./quota.js";
 import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
 
@@ -90,7 +91,8 @@ const MASKED_MESSAGE = "Unexpected error.";
 /**
  * Registers `/graphql` (and GraphiQL's assets) on `app` for `operations`. `authenticate`
  * is the API-key `onRequest` hook REST uses: it runs before the body is parsed, for every
- * request except a browser opening the GraphiQL page.
+ * request except a browser opening the GraphiQL page. Answers the pipeline, for the server
+ * shortcut (server-shortcut.ts).
  *
  * @example
  * registerGraphql(app, operations, access.authenticateOnly, { run, charge: access.charge });
@@ -100,7 +102,7 @@ export function registerGraphql(
   operations: readonly AnyOperation[],
   authenticate: onRequestHookHandler,
   options: GraphqlOptions = {},
-): void {
+): Pipeline {
   // Built here, synchronously, so a schema problem stops the start with its message.
   const schema = buildGraphqlSchema(operations, options.run);
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
@@ -177,6 +179,8 @@ export function registerGraphql(
       // HEAD would run yoga for nothing; it gets the 405 with `Allow`.
       exposeHeadRoute: false,
       onRequest,
+      // A body the server shortcut read and left to fastify is read again from here.
+      preParsing: replayedBody,
       // Not async: the usual request is answered in this tick, with no promise to wait for.
       // A synchronous handler that sends returns nothing (fastify would send a value).
       handler: (request, reply) => {
@@ -211,6 +215,8 @@ export function registerGraphql(
     for (const [key, value] of response.headers) reply.header(key, value);
     return reply.send(body);
   }
+
+  return pipeline;
 }
 
 /**

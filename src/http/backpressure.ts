@@ -12,7 +12,7 @@
  * while they wait. Past `maxHeldRequestBytes` a new large request is not read: 503, or its
  * connection closed when an answer is already due on it.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyInstance,
@@ -105,8 +105,16 @@ export interface Admission {
    * Takes an idle connection for an answer of `size` characters about to be written, as
    * the hooks take it for a request: running until handed to the kernel, counted when
    * large. False, with nothing taken, when a large answer would pass the process's bound.
+   * A size of 0 takes the connection for an answer not known yet ({@link fits} counts it).
    */
   take(socket: Socket, response: ServerResponse, size: number): boolean;
+  /** Counts the answer of a taken connection, as `take` would; false past the bound. */
+  fits(socket: Socket, response: ServerResponse, size: number): boolean;
+  /**
+   * Hands a request whose connection a shortcut took on to fastify's hooks, which then let
+   * it run at once (it holds its connection already) instead of queueing it behind itself.
+   */
+  handOver(request: IncomingMessage): void;
 }
 
 /**
@@ -128,6 +136,7 @@ export function registerBackpressure(
   } = options;
   let unsentBytes = 0;
   let heldRequestBytes = 0;
+  const handedOver = new WeakSet<IncomingMessage>();
 
   /** A request's URL and the body it declares (or may send, without Content-Length). */
   function requestBytes(request: FastifyRequest): number {
@@ -206,6 +215,8 @@ export function registerBackpressure(
       const socket = request.raw.socket as WithState<Socket> | null;
       const state = socket ? stateOf(socket) : undefined;
       if (!socket || !state) return done();
+      // Its release is already tied to its answer; the connection is not taken twice.
+      if (state.running && handedOver.has(request.raw)) return done();
       const bytes = requestBytes(request);
       const large = bytes >= largeRequestBytes;
       const refused = large && heldRequestBytes + bytes > maxHeldRequestBytes;
@@ -269,6 +280,12 @@ export function registerBackpressure(
         response.on("close", state.release);
       }
       return true;
+    },
+    fits(socket: WithState<Socket>, response: ServerResponse, size: number) {
+      return size < largeAnswerBytes || holdAnswer(response, size, socket[STATE]);
+    },
+    handOver(request: IncomingMessage) {
+      handedOver.add(request);
     },
   };
 }

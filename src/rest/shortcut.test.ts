@@ -17,7 +17,7 @@ describe("a fault inside the shortcut", () => {
     const shortcut = createRestShortcut({
       routes: restRoutes(operations.filter((op) => op.area === "math" && op.name === "sum")),
       passingKeyId: () => "key-id",
-      admission: { idle: () => true, take: () => true },
+      admission: { idle: () => true, take: () => true, fits: () => true, handOver: () => {} },
       count: () => {},
       requestLog: { answered: () => {} } as unknown as RequestLog,
       logger,

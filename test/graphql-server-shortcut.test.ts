@@ -1,0 +1,405 @@
+/**
+ * GraphQL's server shortcut (src/graphql/server-shortcut.ts) must answer as fastify's
+ * route does. Every request below goes over a real socket to two apps, one with the server
+ * shortcuts and one without, and both answers must be the same: status, headers (but the
+ * date and a generated request id) and body, byte for byte. Each case also says whether
+ * the shortcut takes it, so the comparison is known to compare the two ways; the metrics
+ * both apps count must end up the same too.
+ */
+import { request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { fieldFor } from "./graphql-helpers.js";
+import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Headers that differ between any two answers: the clock, and a generated request id. */
+const VARYING = ["date", "x-request-id"];
+const JSON_POST = { ...AUTH, "content-type": "application/json" };
+
+function post(
+  port: number,
+  body: string,
+  headers: Record<string, string> = JSON_POST,
+  path = "/graphql",
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function comparable({ status, headers, body }: Answer, keepRequestId = false) {
+  const kept = Object.entries(headers).filter(
+    ([name]) => !VARYING.includes(name) || (keepRequestId && name === "x-request-id"),
+  );
+  return { status, headers: Object.fromEntries(kept), body };
+}
+
+let withShortcut: FastifyInstance;
+let fastifyOnly: FastifyInstance;
+/** The requests that reached fastify in the app with the shortcut. */
+let reachedFastify = 0;
+
+async function start(serverShortcuts: boolean, env: Record<string, string> = {}) {
+  const app = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
+    operations: await allOperations(),
+    logger: false,
+    serverShortcuts,
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return app;
+}
+
+const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
+
+/** Sends one request to both apps; answers both, and whether the shortcut took it. */
+async function both(body: string, headers?: Record<string, string>, path?: string) {
+  const before = reachedFastify;
+  const fast = await post(portOf(withShortcut), body, headers, path);
+  const shortcutTook = reachedFastify === before;
+  const slow = await post(portOf(fastifyOnly), body, headers, path);
+  return { fast, slow, shortcutTook };
+}
+
+beforeAll(async () => {
+  withShortcut = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY }),
+    operations: await allOperations(),
+    logger: false,
+  });
+  // Every answer fastify sends, refusals included, passes this hook; the shortcut's do not.
+  withShortcut.addHook("onResponse", (_request, _reply, done) => {
+    reachedFastify += 1;
+    done();
+  });
+  await withShortcut.listen({ host: "127.0.0.1", port: 0 });
+  fastifyOnly = await start(false);
+});
+
+afterAll(async () => {
+  await withShortcut?.close();
+  await fastifyOnly?.close();
+});
+
+const queryBody = (query: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ query, ...extra });
+
+describe("every example: the shortcut answers it as fastify does", async () => {
+  const operations = await allOperations();
+  const cases = operations.flatMap((operation) =>
+    operation.examples.map((example, index) => ({
+      name: `${operation.area}/${operation.name} example ${index + 1}`,
+      query: `{ ${fieldFor(operation, example.input as Record<string, unknown>)} }`,
+    })),
+  );
+  it.each(cases)("$name", async ({ query }) => {
+    const { fast, slow, shortcutTook } = await both(queryBody(query));
+    expect(fast.status).toBe(200);
+    expect(JSON.parse(fast.body).errors).toBeUndefined();
+    expect(comparable(fast)).toEqual(comparable(slow));
+    expect(shortcutTook).toBe(true);
+  });
+
+  it("every operation's first example in one request", async () => {
+    const fields = operations.map((operation, i) =>
+      fieldFor(operation, operation.examples[0]?.input as Record<string, unknown>, `f${i}`),
+    );
+    const { fast, slow, shortcutTook } = await both(queryBody(`{ ${fields.join(" ")} }`));
+    expect(fast.status).toBe(200);
+    expect(comparable(fast)).toEqual(comparable(slow));
+    expect(shortcutTook).toBe(true);
+  });
+});
+
+const SUM = '{ math { sum(numbers: ["1", "2"]) { decimal } } }';
+const PADDED = `{ ${" ".repeat(9000)} __typename }`;
+
+/** Requests the shortcut leaves to fastify, or takes; either way both apps answer alike. */
+const TABLE: {
+  name: string;
+  body: string;
+  headers?: Record<string, string>;
+  path?: string;
+  shortcutTakes: boolean;
+  keepRequestId?: boolean;
+}[] = [
+  { name: "a plain sum", body: queryBody(SUM), shortcutTakes: true },
+  {
+    name: "variables and an operation name",
+    body: queryBody("query A($n: [Decimal!]!) { math { sum(numbers: $n) { decimal } } }", {
+      variables: { n: ["1.5", "2"] },
+      operationName: "A",
+    }),
+    shortcutTakes: true,
+  },
+  {
+    name: "the client's request id, echoed",
+    body: queryBody(SUM),
+    headers: { ...JSON_POST, "x-request-id": "client-id-1" },
+    shortcutTakes: true,
+    keepRequestId: true,
+  },
+  {
+    name: "a charset in the media type",
+    body: queryBody(SUM),
+    headers: { ...JSON_POST, "content-type": "application/json; charset=utf-8" },
+    shortcutTakes: true,
+  },
+  {
+    name: "invalid input (an error beside null data)",
+    body: queryBody('{ math { sum(numbers: ["x"]) { decimal } } }'),
+    shortcutTakes: true,
+  },
+  { name: "an unknown field (validation)", body: queryBody("{ nope }"), shortcutTakes: true },
+  { name: "a syntax error", body: queryBody("{ math {"), shortcutTakes: true },
+  {
+    name: "a 404 from the handler",
+    body: queryBody('{ fun { wouldYouRather(id: "zzz-999") { id } } }'),
+    shortcutTakes: true,
+  },
+  { name: "invalid JSON", body: "{bad json", shortcutTakes: false },
+  { name: "an empty body", body: "", shortcutTakes: false },
+  { name: "an array (a batch)", body: `[${queryBody(SUM)}]`, shortcutTakes: false },
+  { name: "a query that is not a string", body: '{"query":1}', shortcutTakes: false },
+  { name: "an unknown parameter", body: queryBody(SUM, { x: 1 }), shortcutTakes: false },
+  {
+    name: "a __proto__ key",
+    body: `{"__proto__":{},"query":${JSON.stringify(SUM)}}`,
+    shortcutTakes: false,
+  },
+  {
+    name: "JSON nested too deep",
+    body: `{"query":"{ __typename }","variables":${'{"a":'.repeat(70)}1${"}".repeat(70)}}`,
+    shortcutTakes: false,
+  },
+  { name: "a body of more than 8 KB", body: queryBody(PADDED), shortcutTakes: false },
+  {
+    name: "application/graphql",
+    body: SUM,
+    headers: { ...AUTH, "content-type": "application/graphql" },
+    shortcutTakes: false,
+  },
+  {
+    name: "Accept: application/graphql-response+json",
+    body: queryBody(SUM),
+    headers: { ...JSON_POST, accept: "application/graphql-response+json" },
+    shortcutTakes: false,
+  },
+  {
+    name: "no key",
+    body: queryBody(SUM),
+    headers: { "content-type": "application/json" },
+    shortcutTakes: false,
+  },
+  {
+    name: "a wrong key",
+    body: queryBody(SUM),
+    headers: { ...JSON_POST, "x-api-key": "nope" },
+    shortcutTakes: false,
+  },
+  {
+    name: "a chunked body",
+    body: queryBody(SUM),
+    headers: { ...JSON_POST, "transfer-encoding": "chunked" },
+    shortcutTakes: false,
+  },
+  { name: "a query string", body: queryBody(SUM), path: "/graphql?x=1", shortcutTakes: false },
+];
+
+describe("which requests the shortcut takes; fastify answers the rest alike", () => {
+  it.each(TABLE)("$name", async ({ body, headers, path, shortcutTakes, keepRequestId }) => {
+    const { fast, slow, shortcutTook } = await both(body, headers, path);
+    expect(comparable(fast, keepRequestId)).toEqual(comparable(slow, keepRequestId));
+    expect(shortcutTook).toBe(shortcutTakes);
+  });
+});
+
+describe("counted and logged alike", () => {
+  it("both apps count the same calculations and HTTP answers", async () => {
+    const series = async (app: FastifyInstance) => {
+      const text = await new Promise<string>((resolve, reject) => {
+        const where = { host: "127.0.0.1", port: portOf(app), path: "/metrics", headers: AUTH };
+        httpRequest(where, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve(body));
+        })
+          .on("error", reject)
+          .end();
+      });
+      return text
+        .split("\n")
+        .filter(
+          (line) =>
+            (line.startsWith("calculations_total{") && line.includes('gateway="graphql"')) ||
+            ((line.startsWith("http_requests_total{") ||
+              line.startsWith("http_request_duration_seconds_count{")) &&
+              line.includes('route="/graphql"')),
+        )
+        .sort();
+    };
+    const counted = await series(withShortcut);
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted).toEqual(await series(fastifyOnly));
+  });
+
+  it("the shortcut's request line has fastify's fields and values", async () => {
+    const lineOf = async (serverShortcuts: boolean) => {
+      const lines: string[] = [];
+      const app = await buildApp({
+        config: loadConfig({ API_KEYS: TEST_KEY }),
+        operations: await allOperations(),
+        logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
+        serverShortcuts,
+      });
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      try {
+        const answer = await post(portOf(app), queryBody(SUM));
+        const line = lines
+          .map((text) => JSON.parse(text))
+          .find((entry) => entry.msg === "request" && entry.route === "/graphql");
+        expect(line.requestId).toBe(answer.headers["x-request-id"]);
+        return line;
+      } finally {
+        await app.close();
+      }
+    };
+    const steady = ({
+      time: _time,
+      requestId: _id,
+      durationMs,
+      ...rest
+    }: Record<string, unknown>) => {
+      expect(durationMs).toBeGreaterThanOrEqual(0);
+      return rest;
+    };
+    const fast = await lineOf(true);
+    const slow = await lineOf(false);
+    expect(Object.keys(fast)).toEqual(Object.keys(slow));
+    expect(steady(fast)).toEqual(steady(slow));
+    expect(fast).toMatchObject({ method: "POST", path: "/graphql", status: 200 });
+  });
+});
+
+/** A raw connection to `app`, with everything it receives. */
+async function rawConnection(app: FastifyInstance) {
+  const socket = connect(portOf(app), "127.0.0.1");
+  socket.on("error", () => {});
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const state = { socket, received: "" };
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => {
+    state.received += chunk;
+  });
+  return state;
+}
+
+const rawPost = (body: string) =>
+  `POST /graphql HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+const statuses = (received: string) =>
+  [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]);
+
+describe("on one connection", () => {
+  it("pipelined requests are answered in order, one left to fastify among them", async () => {
+    // Parameters yoga refuses (400): fastify reads the body again and answers, and the
+    // connection goes on. (Invalid JSON would close it: fastify's parser answers so.)
+    const sum = (n: string) => queryBody(`{ math { sum(numbers: ["${n}"]) { decimal } } }`);
+    // The first is read by the shortcut and handed to fastify, with the others behind it.
+    const requests =
+      rawPost('{"query":1}') +
+      rawPost(sum("1")) +
+      rawPost('{"query":1}') +
+      rawPost(sum("2")) +
+      `GET /v1/math/sum?numbers=3 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n\r\n` +
+      rawPost(sum("4"));
+    const answers = async (app: FastifyInstance) => {
+      const connection = await rawConnection(app);
+      connection.socket.write(requests);
+      await expect.poll(() => statuses(connection.received).length, { timeout: 5000 }).toBe(6);
+      connection.socket.destroy();
+      return {
+        statuses: statuses(connection.received),
+        decimals: connection.received.match(/"decimal":"\d+"/g),
+      };
+    };
+    const fast = await answers(withShortcut);
+    expect(fast).toEqual({
+      statuses: ["400", "200", "400", "200", "200", "200"],
+      decimals: ['"decimal":"1"', '"decimal":"2"', '"decimal":"3"', '"decimal":"4"'],
+    });
+    expect(await answers(fastifyOnly)).toEqual(fast);
+  });
+
+  it("a body that arrives in pieces is answered once it is whole", async () => {
+    const connection = await rawConnection(withShortcut);
+    const request = rawPost(queryBody(SUM));
+    const cut = request.indexOf("\r\n\r\n") + 10;
+    connection.socket.write(request.slice(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(connection.received).toBe("");
+    connection.socket.write(request.slice(cut));
+    await expect.poll(() => connection.received, { timeout: 5000 }).toContain('"decimal":"3"');
+    connection.socket.destroy();
+  });
+
+  it("a client gone mid-body costs nothing and holds nothing", async () => {
+    const request = rawPost(queryBody(SUM));
+    const gone: Socket = (await rawConnection(withShortcut)).socket;
+    gone.write(request.slice(0, request.length - 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.destroy();
+    const answer = await post(portOf(withShortcut), queryBody(SUM));
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe("the shortcut steps aside", () => {
+  it("while draining: fastify answers, with Connection: close", async () => {
+    withShortcut.lifecycle.draining = true;
+    try {
+      const { fast, shortcutTook } = await both(queryBody(SUM));
+      expect(shortcutTook).toBe(false);
+      expect(fast.status).toBe(200);
+      expect(fast.headers.connection).toBe("close");
+    } finally {
+      withShortcut.lifecycle.draining = false;
+    }
+  });
+
+  it("with a per-key quota: fastify answers, and charges every field", async () => {
+    const app = await start(true, { RATE_LIMIT: "3" });
+    try {
+      const twoFields = queryBody(`{ a: ${SUM.slice(2, -2)} b: ${SUM.slice(2, -2)} }`);
+      const first = await post(portOf(app), twoFields);
+      const second = await post(portOf(app), twoFields);
+      expect([first.status, second.status]).toEqual([200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+});
