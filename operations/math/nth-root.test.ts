@@ -111,8 +111,22 @@ describe("math/nth-root", () => {
       // 9007199254740993² : the root is exact but lies between two doubles, ties to even.
       [(9007199254740993n ** 2n).toString(), 2, 20, "9007199254740993", 9007199254740992],
       ["1.5129", 2, 3, "1.23", 1.23],
+      // Integers below 2^53 are checked in doubles; at 2^53 and above, as decimals.
+      ["9007199254740991", 1, 20, "9007199254740991", 9007199254740991],
+      ["4503599627370496", 52, 20, "2", 2],
+      ["9007199254740992", 53, 20, "2", 2],
+      ["999970000299999", 3, 20, "99999", 99999],
     ])("%s, degree %i, %i digits → %s", (number, degree, precision, decimal, result) => {
       expect(root(number, degree, precision)).toMatchObject({ decimal, result, isExact: true });
+    });
+
+    it.each([
+      // Next to a perfect power (expected digits from Python's decimal module): not exact.
+      ["9007199254740993", 53, "2.0000000000000000042"],
+      ["999970000299998", 3, "99998.999999999966666"],
+      ["999970000300000", 3, "99999.000000000033334"],
+    ])("%s, degree %i → %s, not exact", (number, degree, decimal) => {
+      expect(root(number, degree)).toMatchObject({ decimal, isExact: false });
     });
 
     it.each([

@@ -64,12 +64,31 @@ function terminatingRoot(x: Exact, degree: number, candidate: Exact): Exact | un
   return candidate.pow(degree).eq(x) ? candidate : undefined;
 }
 
+/** Integers below this are doubles exactly, and so are their products below it. */
+const EXACT_INTEGERS = 2 ** 53;
+
+/**
+ * The integer root of an integer `x` below 2^53 (27 → 3), or undefined when it has none:
+ * checked by multiplying in doubles, which stay exact below 2^53, with no decimal built.
+ */
+function integerRoot(x: number, degree: number): number | undefined {
+  const root = Math.round(x ** (1 / degree));
+  let power = 1;
+  for (let i = 0; i < degree && power <= x; i++) power *= root;
+  return power === x ? root : undefined;
+}
+
 /**
  * A root of up to 10 significant digits (perfect powers: 27 → 3, 0.0016 → 0.2) found from
  * a double estimate and checked exactly, so the common exact cases skip ln/exp. The
  * estimate goes through log10 because `x` may be far outside the double range.
  */
 function guessedTerminatingRoot(x: Exact, degree: number): Exact | undefined {
+  const double = x.toNumber();
+  if (double < EXACT_INTEGERS && x.isInteger()) {
+    const root = integerRoot(double, degree);
+    if (root !== undefined) return new Exact(root);
+  }
   const [mantissa = "1", exponent = "0"] = x.toSignificantDigits(17).toExponential().split("e");
   const log10Root = (Math.log10(Number(mantissa)) + Number(exponent)) / degree;
   const power = Math.floor(log10Root);
