@@ -6,7 +6,6 @@
  * the shortcut takes it, so the comparison is known to compare the two ways; the metrics
  * both apps count must end up the same too.
  */
-import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,46 +13,16 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { fieldFor } from "./graphql-helpers.js";
 import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
+import { comparable, exchange, expectSameRequestLine, portOf } from "./shortcut-helpers.js";
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** Headers that differ between any two answers: the clock, and a generated request id. */
-const VARYING = ["date", "x-request-id"];
 const JSON_POST = { ...AUTH, "content-type": "application/json" };
 
-function post(
+const post = (
   port: number,
   body: string,
   headers: Record<string, string> = JSON_POST,
   path = "/graphql",
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-function comparable({ status, headers, body }: Answer, keepRequestId = false) {
-  const kept = Object.entries(headers).filter(
-    ([name]) => !VARYING.includes(name) || (keepRequestId && name === "x-request-id"),
-  );
-  return { status, headers: Object.fromEntries(kept), body };
-}
+) => exchange(port, path, { method: "POST", headers, body });
 
 let withShortcut: FastifyInstance;
 let fastifyOnly: FastifyInstance;
@@ -70,8 +39,6 @@ async function start(serverShortcuts: boolean, env: Record<string, string> = {})
   await app.listen({ host: "127.0.0.1", port: 0 });
   return app;
 }
-
-const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
 
 /** Sends one request to both apps; answers both, and whether the shortcut took it. */
 async function both(body: string, headers?: Record<string, string>, path?: string) {
@@ -238,19 +205,7 @@ describe("which requests the shortcut takes; fastify answers the rest alike", ()
 describe("counted and logged alike", () => {
   it("both apps count the same calculations and HTTP answers", async () => {
     const series = async (app: FastifyInstance) => {
-      const text = await new Promise<string>((resolve, reject) => {
-        const where = { host: "127.0.0.1", port: portOf(app), path: "/metrics", headers: AUTH };
-        httpRequest(where, (res) => {
-          let body = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk: string) => {
-            body += chunk;
-          });
-          res.on("end", () => resolve(body));
-        })
-          .on("error", reject)
-          .end();
-      });
+      const text = (await exchange(portOf(app), "/metrics", { headers: AUTH })).body;
       return text
         .split("\n")
         .filter(
@@ -268,40 +223,8 @@ describe("counted and logged alike", () => {
   });
 
   it("the shortcut's request line has fastify's fields and values", async () => {
-    const lineOf = async (serverShortcuts: boolean) => {
-      const lines: string[] = [];
-      const app = await buildApp({
-        config: loadConfig({ API_KEYS: TEST_KEY }),
-        operations: await allOperations(),
-        logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
-        serverShortcuts,
-      });
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      try {
-        const answer = await post(portOf(app), queryBody(SUM));
-        const line = lines
-          .map((text) => JSON.parse(text))
-          .find((entry) => entry.msg === "request" && entry.route === "/graphql");
-        expect(line.requestId).toBe(answer.headers["x-request-id"]);
-        return line;
-      } finally {
-        await app.close();
-      }
-    };
-    const steady = ({
-      time: _time,
-      requestId: _id,
-      durationMs,
-      ...rest
-    }: Record<string, unknown>) => {
-      expect(durationMs).toBeGreaterThanOrEqual(0);
-      return rest;
-    };
-    const fast = await lineOf(true);
-    const slow = await lineOf(false);
-    expect(Object.keys(fast)).toEqual(Object.keys(slow));
-    expect(steady(fast)).toEqual(steady(slow));
-    expect(fast).toMatchObject({ method: "POST", path: "/graphql", status: 200 });
+    const line = await expectSameRequestLine("/graphql", (port) => post(port, queryBody(SUM)));
+    expect(line).toMatchObject({ method: "POST", path: "/graphql", status: 200 });
   });
 });
 

@@ -7,51 +7,19 @@
  * comparison is known to compare the two adapters; the metrics both apps count must end
  * up the same too.
  */
-import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { AUTH, allOperations, queryOf, TEST_KEY, urlOf } from "./helpers.js";
+import { comparable, exchange, expectSameRequestLine, portOf } from "./shortcut-helpers.js";
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** Headers that differ between any two answers: the clock, and a generated request id. */
-const VARYING = ["date", "x-request-id"];
-
-function send(
+const send = (
   port: number,
   path: string,
   { method = "GET", headers = AUTH as Record<string, string> } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-function comparable({ status, headers, body }: Answer, keepRequestId = false) {
-  const kept = Object.entries(headers).filter(
-    ([name]) => !VARYING.includes(name) || (keepRequestId && name === "x-request-id"),
-  );
-  return { status, headers: Object.fromEntries(kept), body };
-}
+) => exchange(port, path, { method, headers });
 
 let withShortcut: FastifyInstance;
 let fastifyOnly: FastifyInstance;
@@ -68,8 +36,6 @@ async function start(restShortcut: boolean, env: Record<string, string> = {}) {
   await app.listen({ host: "127.0.0.1", port: 0 });
   return app;
 }
-
-const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
 
 /** Sends one request to both apps; answers both, and whether the shortcut took it. */
 async function both(path: string, options: Parameters<typeof send>[2] = {}) {
@@ -299,41 +265,10 @@ describe("a client that pipelines and never reads", () => {
 
 describe("logged alike", () => {
   it("the shortcut's request line has fastify's fields and values", async () => {
-    const lineOf = async (restShortcut: boolean) => {
-      const lines: string[] = [];
-      const app = await buildApp({
-        config: loadConfig({ API_KEYS: TEST_KEY }),
-        operations: await allOperations(),
-        logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
-        serverShortcuts: restShortcut,
-      });
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      try {
-        const answer = await send(portOf(app), "/v1/math/sum?numbers=1,2");
-        const line = lines
-          .map((text) => JSON.parse(text))
-          .find((entry) => entry.msg === "request" && entry.route === "/v1/math/sum");
-        expect(line.requestId).toBe(answer.headers["x-request-id"]);
-        return line;
-      } finally {
-        await app.close();
-      }
-    };
-    // The clock and the generated id differ from line to line; everything else may not.
-    const steady = ({
-      time: _time,
-      requestId: _id,
-      durationMs,
-      ...rest
-    }: Record<string, unknown>) => {
-      expect(durationMs).toBeGreaterThanOrEqual(0);
-      return rest;
-    };
-    const fast = await lineOf(true);
-    const slow = await lineOf(false);
-    expect(Object.keys(fast)).toEqual(Object.keys(slow));
-    expect(steady(fast)).toEqual(steady(slow));
-    expect(fast).toMatchObject({
+    const line = await expectSameRequestLine("/v1/math/sum", (port) =>
+      send(port, "/v1/math/sum?numbers=1,2"),
+    );
+    expect(line).toMatchObject({
       method: "GET",
       path: "/v1/math/sum",
       status: 200,
