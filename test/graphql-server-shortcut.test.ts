@@ -9,11 +9,17 @@
 import { connect, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
 import { fieldFor } from "./graphql-helpers.js";
 import { AUTH, allOperations, TEST_KEY } from "./helpers.js";
-import { comparable, exchange, expectSameRequestLine, portOf } from "./shortcut-helpers.js";
+import {
+  comparable,
+  exchange,
+  expectSameCounts,
+  expectSameRequestLine,
+  listeningApp,
+  portOf,
+  twoApps,
+} from "./shortcut-helpers.js";
 
 const JSON_POST = { ...AUTH, "content-type": "application/json" };
 
@@ -24,50 +30,18 @@ const post = (
   path = "/graphql",
 ) => exchange(port, path, { method: "POST", headers, body });
 
-let withShortcut: FastifyInstance;
-let fastifyOnly: FastifyInstance;
-/** The requests that reached fastify in the app with the shortcut. */
-let reachedFastify = 0;
-
-async function start(serverShortcuts: boolean, env: Record<string, string> = {}) {
-  const app = await buildApp({
-    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
-    operations: await allOperations(),
-    logger: false,
-    serverShortcuts,
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  return app;
-}
+let apps: Awaited<ReturnType<typeof twoApps>>;
+const start = listeningApp;
 
 /** Sends one request to both apps; answers both, and whether the shortcut took it. */
-async function both(body: string, headers?: Record<string, string>, path?: string) {
-  const before = reachedFastify;
-  const fast = await post(portOf(withShortcut), body, headers, path);
-  const shortcutTook = reachedFastify === before;
-  const slow = await post(portOf(fastifyOnly), body, headers, path);
-  return { fast, slow, shortcutTook };
-}
+const both = (body: string, headers?: Record<string, string>, path?: string) =>
+  apps.both((port) => post(port, body, headers, path));
 
 beforeAll(async () => {
-  withShortcut = await buildApp({
-    config: loadConfig({ API_KEYS: TEST_KEY }),
-    operations: await allOperations(),
-    logger: false,
-  });
-  // Every answer fastify sends, refusals included, passes this hook; the shortcut's do not.
-  withShortcut.addHook("onResponse", (_request, _reply, done) => {
-    reachedFastify += 1;
-    done();
-  });
-  await withShortcut.listen({ host: "127.0.0.1", port: 0 });
-  fastifyOnly = await start(false);
+  apps = await twoApps();
 });
 
-afterAll(async () => {
-  await withShortcut?.close();
-  await fastifyOnly?.close();
-});
+afterAll(() => apps?.close());
 
 const queryBody = (query: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ query, ...extra });
@@ -204,22 +178,7 @@ describe("which requests the shortcut takes; fastify answers the rest alike", ()
 
 describe("counted and logged alike", () => {
   it("both apps count the same calculations and HTTP answers", async () => {
-    const series = async (app: FastifyInstance) => {
-      const text = (await exchange(portOf(app), "/metrics", { headers: AUTH })).body;
-      return text
-        .split("\n")
-        .filter(
-          (line) =>
-            (line.startsWith("calculations_total{") && line.includes('gateway="graphql"')) ||
-            ((line.startsWith("http_requests_total{") ||
-              line.startsWith("http_request_duration_seconds_count{")) &&
-              line.includes('route="/graphql"')),
-        )
-        .sort();
-    };
-    const counted = await series(withShortcut);
-    expect(counted.length).toBeGreaterThan(0);
-    expect(counted).toEqual(await series(fastifyOnly));
+    await expectSameCounts("graphql", "/graphql", [apps.withShortcut, apps.fastifyOnly], AUTH);
   });
 
   it("the shortcut's request line has fastify's fields and values", async () => {
@@ -270,16 +229,16 @@ describe("on one connection", () => {
         decimals: connection.received.match(/"decimal":"\d+"/g),
       };
     };
-    const fast = await answers(withShortcut);
+    const fast = await answers(apps.withShortcut);
     expect(fast).toEqual({
       statuses: ["400", "200", "400", "200", "200", "200"],
       decimals: ['"decimal":"1"', '"decimal":"2"', '"decimal":"3"', '"decimal":"4"'],
     });
-    expect(await answers(fastifyOnly)).toEqual(fast);
+    expect(await answers(apps.fastifyOnly)).toEqual(fast);
   });
 
   it("a body that arrives in pieces is answered once it is whole", async () => {
-    const connection = await rawConnection(withShortcut);
+    const connection = await rawConnection(apps.withShortcut);
     const request = rawPost(queryBody(SUM));
     const cut = request.indexOf("\r\n\r\n") + 10;
     connection.socket.write(request.slice(0, cut));
@@ -292,25 +251,25 @@ describe("on one connection", () => {
 
   it("a client gone mid-body costs nothing and holds nothing", async () => {
     const request = rawPost(queryBody(SUM));
-    const gone: Socket = (await rawConnection(withShortcut)).socket;
+    const gone: Socket = (await rawConnection(apps.withShortcut)).socket;
     gone.write(request.slice(0, request.length - 5));
     await new Promise((resolve) => setTimeout(resolve, 50));
     gone.destroy();
-    const answer = await post(portOf(withShortcut), queryBody(SUM));
+    const answer = await post(portOf(apps.withShortcut), queryBody(SUM));
     expect(answer.status).toBe(200);
   });
 });
 
 describe("the shortcut steps aside", () => {
   it("while draining: fastify answers, with Connection: close", async () => {
-    withShortcut.lifecycle.draining = true;
+    apps.withShortcut.lifecycle.draining = true;
     try {
       const { fast, shortcutTook } = await both(queryBody(SUM));
       expect(shortcutTook).toBe(false);
       expect(fast.status).toBe(200);
       expect(fast.headers.connection).toBe("close");
     } finally {
-      withShortcut.lifecycle.draining = false;
+      apps.withShortcut.lifecycle.draining = false;
     }
   });
 

@@ -10,10 +10,16 @@
 import { connect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
 import { AUTH, allOperations, queryOf, TEST_KEY, urlOf } from "./helpers.js";
-import { comparable, exchange, expectSameRequestLine, portOf } from "./shortcut-helpers.js";
+import {
+  comparable,
+  exchange,
+  expectSameCounts,
+  expectSameRequestLine,
+  listeningApp,
+  portOf,
+  twoApps,
+} from "./shortcut-helpers.js";
 
 const send = (
   port: number,
@@ -21,50 +27,18 @@ const send = (
   { method = "GET", headers = AUTH as Record<string, string> } = {},
 ) => exchange(port, path, { method, headers });
 
-let withShortcut: FastifyInstance;
-let fastifyOnly: FastifyInstance;
-/** The URLs that reached fastify in the app with the shortcut. */
-const reachedFastify: string[] = [];
-
-async function start(restShortcut: boolean, env: Record<string, string> = {}) {
-  const app = await buildApp({
-    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
-    operations: await allOperations(),
-    logger: false,
-    serverShortcuts: restShortcut,
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  return app;
-}
+let apps: Awaited<ReturnType<typeof twoApps>>;
+const start = listeningApp;
 
 /** Sends one request to both apps; answers both, and whether the shortcut took it. */
-async function both(path: string, options: Parameters<typeof send>[2] = {}) {
-  const before = reachedFastify.length;
-  const fast = await send(portOf(withShortcut), path, options);
-  const shortcutTook = reachedFastify.length === before;
-  const slow = await send(portOf(fastifyOnly), path, options);
-  return { fast, slow, shortcutTook };
-}
+const both = (path: string, options: Parameters<typeof send>[2] = {}) =>
+  apps.both((port) => send(port, path, options));
 
 beforeAll(async () => {
-  withShortcut = await buildApp({
-    config: loadConfig({ API_KEYS: TEST_KEY }),
-    operations: await allOperations(),
-    logger: false,
-  });
-  // Every answer fastify sends, refusals included, passes this hook; the shortcut's do not.
-  withShortcut.addHook("onResponse", (request, _reply, done) => {
-    reachedFastify.push(request.url);
-    done();
-  });
-  await withShortcut.listen({ host: "127.0.0.1", port: 0 });
-  fastifyOnly = await start(false);
+  apps = await twoApps();
 });
 
-afterAll(async () => {
-  await withShortcut?.close();
-  await fastifyOnly?.close();
-});
+afterAll(() => apps?.close());
 
 describe("every example: the shortcut answers it as fastify does", async () => {
   const operations = await allOperations();
@@ -160,14 +134,14 @@ describe("which requests the shortcut takes; fastify answers the rest alike", ()
 
 describe("the shortcut steps aside", () => {
   it("while draining: fastify answers, with Connection: close", async () => {
-    withShortcut.lifecycle.draining = true;
+    apps.withShortcut.lifecycle.draining = true;
     try {
       const { fast, shortcutTook } = await both("/v1/math/sum?numbers=1");
       expect(shortcutTook).toBe(false);
       expect(fast.status).toBe(200);
       expect(fast.headers.connection).toBe("close");
     } finally {
-      withShortcut.lifecycle.draining = false;
+      apps.withShortcut.lifecycle.draining = false;
     }
   });
 
@@ -203,33 +177,18 @@ describe("the shortcut steps aside", () => {
       socket.destroy();
       return decimals();
     };
-    const before = reachedFastify.length;
-    const answers = await pipelined(withShortcut);
+    const before = apps.answeredByFastify();
+    const answers = await pipelined(apps.withShortcut);
     expect(answers).toEqual(['"decimal":"3"', '"decimal":"7"', '"decimal":"11"']);
     // The first is the shortcut's; the others arrive while it is being written.
-    expect(reachedFastify.length - before).toBeLessThan(3);
-    expect(await pipelined(fastifyOnly)).toEqual(answers);
+    expect(apps.answeredByFastify() - before).toBeLessThan(3);
+    expect(await pipelined(apps.fastifyOnly)).toEqual(answers);
   });
 });
 
 describe("counted alike", () => {
   it("both apps count the same calculations and HTTP answers", async () => {
-    const series = async (app: FastifyInstance) => {
-      const text = (await send(portOf(app), "/metrics")).body;
-      return text
-        .split("\n")
-        .filter(
-          (line) =>
-            (line.startsWith("calculations_total{") && line.includes('gateway="rest"')) ||
-            ((line.startsWith("http_requests_total{") ||
-              line.startsWith("http_request_duration_seconds_count{")) &&
-              line.includes('route="/v1/')),
-        )
-        .sort();
-    };
-    const counted = await series(withShortcut);
-    expect(counted.length).toBeGreaterThan(0);
-    expect(counted).toEqual(await series(fastifyOnly));
+    await expectSameCounts("rest", "/v1/", [apps.withShortcut, apps.fastifyOnly], AUTH);
   });
 });
 
@@ -238,7 +197,7 @@ describe("a client that pipelines and never reads", () => {
     // One write of 1,000 requests: node parses a whole read's worth of them at once, while
     // the first answer is still on the socket. Each must wait its turn, not be answered
     // into memory behind it.
-    const socket = connect(portOf(withShortcut), "127.0.0.1");
+    const socket = connect(portOf(apps.withShortcut), "127.0.0.1");
     socket.on("error", () => {});
     // Listening from the start: the server may cut the connection before the client reads.
     const closed = new Promise<boolean>((resolve) => socket.once("close", () => resolve(true)));

@@ -21,6 +21,55 @@ const VARYING = ["date", "x-request-id"];
 
 export const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
 
+/** A listening app with every operation, with or without the server shortcuts. */
+export async function listeningApp(serverShortcuts: boolean, env: Record<string, string> = {}) {
+  const app = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
+    operations: await allOperations(),
+    logger: false,
+    serverShortcuts,
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return app;
+}
+
+/**
+ * The two apps a shortcut test compares: one with the server shortcuts, which counts the
+ * answers fastify sent (refusals included pass its `onResponse` hook; the shortcuts'
+ * answers do not), and one without.
+ */
+export async function twoApps() {
+  const counted = { byFastify: 0 };
+  const withShortcut = await buildApp({
+    config: loadConfig({ API_KEYS: TEST_KEY }),
+    operations: await allOperations(),
+    logger: false,
+  });
+  withShortcut.addHook("onResponse", (_request, _reply, done) => {
+    counted.byFastify += 1;
+    done();
+  });
+  await withShortcut.listen({ host: "127.0.0.1", port: 0 });
+  const fastifyOnly = await listeningApp(false);
+  return {
+    withShortcut,
+    fastifyOnly,
+    answeredByFastify: () => counted.byFastify,
+    /** Sends one request (`ask`) to both apps: both answers, and whether the shortcut took it. */
+    async both(ask: (port: number) => Promise<Answer>) {
+      const before = counted.byFastify;
+      const fast = await ask(portOf(withShortcut));
+      const shortcutTook = counted.byFastify === before;
+      const slow = await ask(portOf(fastifyOnly));
+      return { fast, slow, shortcutTook };
+    },
+    async close() {
+      await withShortcut.close();
+      await fastifyOnly.close();
+    },
+  };
+}
+
 /** One request to `port` over a new connection, and its whole answer. */
 export function exchange(
   port: number,
@@ -51,6 +100,34 @@ export function comparable({ status, headers, body }: Answer, keepRequestId = fa
     ([name]) => !VARYING.includes(name) || (keepRequestId && name === "x-request-id"),
   );
   return { status, headers: Object.fromEntries(kept), body };
+}
+
+/**
+ * Checks that two apps counted the same: the calculations of `gateway` and the HTTP
+ * answers of the routes that start with `route`.
+ */
+export async function expectSameCounts(
+  gateway: string,
+  route: string,
+  apps: [FastifyInstance, FastifyInstance],
+  headers: Record<string, string>,
+): Promise<void> {
+  const series = async (app: FastifyInstance) => {
+    const text = (await exchange(portOf(app), "/metrics", { headers })).body;
+    return text
+      .split("\n")
+      .filter(
+        (line) =>
+          (line.startsWith("calculations_total{") && line.includes(`gateway="${gateway}"`)) ||
+          ((line.startsWith("http_requests_total{") ||
+            line.startsWith("http_request_duration_seconds_count{")) &&
+            line.includes(`route="${route}`)),
+      )
+      .sort();
+  };
+  const counted = await series(apps[0]);
+  expect(counted.length).toBeGreaterThan(0);
+  expect(counted).toEqual(await series(apps[1]));
 }
 
 /**
