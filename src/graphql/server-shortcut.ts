@@ -132,6 +132,9 @@ export function createGraphqlShortcut(options: GraphqlShortcutOptions): GraphqlS
 
   function write(exchange: Exchange, result: GraphqlResult): void {
     const { request, response } = exchange;
+    // Gone while an asynchronous result was awaited: nothing to send, nothing to count
+    // (a large answer's count is returned on a `close` that has already been).
+    if (response.destroyed) return;
     try {
       const answer = answerOf(result);
       if (!admission.fits(request.socket, response, answer.body.length)) {
