@@ -100,14 +100,17 @@ describe("the GraphQL server shortcut, on its own", () => {
       open: () => true,
       maxBodyBytes: 8000,
     });
-    const closed = new Promise<void>((resolve) => {
-      server = createServer((request, response) => {
-        response.on("close", () => resolve());
-        shortcut(request, response, () => {});
-      });
+    let closed: () => void = () => {};
+    const answerClosed = new Promise<void>((resolve) => {
+      closed = resolve;
     });
-    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
-    const { port } = server?.address() as { port: number };
+    const listening = createServer((request, response) => {
+      response.on("close", () => closed());
+      shortcut(request, response, () => {});
+    });
+    server = listening;
+    await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
+    const { port } = listening.address() as { port: number };
     const client = httpRequest({
       host: "127.0.0.1",
       port,
@@ -119,7 +122,7 @@ describe("the GraphQL server shortcut, on its own", () => {
     client.end(BODY);
     await new Promise((resolve) => setTimeout(resolve, 50));
     client.destroy();
-    await closed;
+    await answerClosed;
     settle(ANSWERED);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(fits).not.toHaveBeenCalled();
