@@ -1,4 +1,7 @@
 /** Discovery: modules are found by path, and anything malformed stops the start. */
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
@@ -45,5 +48,31 @@ describe("loadOperations", () => {
       /wrong-answer\.ts: example 0 answers \{"n":3\}, not its documented output/,
     );
     expect(message).toMatch(/throws-on-example\.ts: example 0 fails: not written yet/);
+  });
+
+  it("a reload imports anew only the modules whose file changed (Node never frees a module)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-"));
+    try {
+      const area = path.join(dir, "extra");
+      await mkdir(area);
+      const echo = path.join(area, "echo.ts");
+      await copyFile(path.join(fixtures("operations"), "extra", "echo.ts"), echo);
+      const echoOf = (operations: Awaited<ReturnType<typeof loadOperations>>) =>
+        operations.find((operation) => operation.name === "echo");
+      const sumOf = (operations: Awaited<ReturnType<typeof loadOperations>>) =>
+        operations.find((operation) => operation.name === "sum");
+      const first = await loadOperations([DEFAULT_OPERATIONS_DIR, dir], { fresh: true });
+      const again = await loadOperations([DEFAULT_OPERATIONS_DIR, dir], { fresh: true });
+      expect(echoOf(again)).toBe(echoOf(first));
+      expect(sumOf(again)).toBe(sumOf(first));
+      const text = await readFile(echo, "utf8");
+      await writeFile(echo, `${text}\n// changed\n`);
+      const changed = await loadOperations([DEFAULT_OPERATIONS_DIR, dir], { fresh: true });
+      expect(echoOf(changed)).not.toBe(echoOf(first));
+      expect(echoOf(changed)?.name).toBe("echo");
+      expect(sumOf(changed)).toBe(sumOf(first));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
