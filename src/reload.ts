@@ -38,7 +38,18 @@ export interface ReloadableApp {
  * await service.app.listen({ port: 3000 });
  * process.on("SIGHUP", () => void service.reload());
  */
-export async function buildReloadableApp(config: Config): Promise<ReloadableApp> {
+/**
+ * How long a reload may take. A module whose import never settles (a top-level `await` on
+ * a promise nothing resolves) would otherwise hold every later reload behind it, silently.
+ */
+export const RELOAD_TIMEOUT_MS = 60_000;
+const TIMED_OUT = Symbol("reload timed out");
+
+export async function buildReloadableApp(
+  config: Config,
+  options: { reloadTimeoutMs?: number } = {},
+): Promise<ReloadableApp> {
+  const reloadTimeoutMs = options.reloadTimeoutMs ?? RELOAD_TIMEOUT_MS;
   let dispatch: Handler | undefined;
   // The real server, created once, as fastify would create it itself.
   const listening: FastifyServerFactory = (handler, options) => {
@@ -54,28 +65,45 @@ export async function buildReloadableApp(config: Config): Promise<ReloadableApp>
     let next: FastifyInstance;
     let handler: Handler | undefined;
     let count = 0;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const operations = await loadOperations(operationsDirs(config.operationsDirs), {
-        fresh: true,
+      const build = async () => {
+        const operations = await loadOperations(operationsDirs(config.operationsDirs), {
+          fresh: true,
+        });
+        count = operations.length;
+        const built = await buildApp({
+          config,
+          operations,
+          replacing: current,
+          // Never listens: its handler is all the real server needs.
+          serverFactory: (h) => {
+            handler = h as Handler;
+            return createServer();
+          },
+        });
+        await built.ready();
+        return built;
+      };
+      const timedOut = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(TIMED_OUT), reloadTimeoutMs);
       });
-      count = operations.length;
-      next = await buildApp({
-        config,
-        operations,
-        replacing: current,
-        // Never listens: its handler is all the real server needs.
-        serverFactory: (h) => {
-          handler = h as Handler;
-          return createServer();
-        },
-      });
-      await next.ready();
+      next = await Promise.race([build(), timedOut]);
     } catch (error) {
-      app.log.error(
-        { err: error },
-        "reload refused: the operations failed their checks; the previous set keeps serving",
-      );
+      if (error === TIMED_OUT) {
+        app.log.error(
+          { timeoutMs: reloadTimeoutMs },
+          "reload refused: the operations did not load in time (a module's import never finished?); the previous set keeps serving",
+        );
+      } else {
+        app.log.error(
+          { err: error },
+          "reload refused: the operations failed their checks; the previous set keeps serving",
+        );
+      }
       return false;
+    } finally {
+      clearTimeout(timer);
     }
     dispatch = handler;
     current = next;

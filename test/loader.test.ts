@@ -9,7 +9,9 @@ import { loadConfig } from "../src/config.js";
 import {
   DEFAULT_OPERATIONS_DIR,
   loadOperations,
+  moduleUrl,
   OperationLoadError,
+  recordImport,
 } from "../src/registry/loader.js";
 import { AUTH, TEST_KEY } from "./helpers.js";
 
@@ -71,6 +73,26 @@ describe("loadOperations", () => {
       expect(echoOf(changed)).not.toBe(echoOf(first));
       expect(echoOf(changed)?.name).toBe("echo");
       expect(sumOf(changed)).toBe(sumOf(first));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a file that changed while it was imported is imported anew, never from that URL", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-race-"));
+    try {
+      const file = path.join(dir, "race.js");
+      await writeFile(file, "export default 1;\n");
+      const first = await moduleUrl(file, "", true);
+      // Changed between the hash and the import: Node may hold either version under the URL.
+      await writeFile(file, "export default 2;\n");
+      await recordImport(file, first.url, first.hash);
+      await writeFile(file, "export default 1;\n");
+      const again = await moduleUrl(file, "", true);
+      expect(again.hash).toBe(first.hash);
+      expect(again.url).not.toBe(first.url);
+      await recordImport(file, again.url, again.hash);
+      expect((await moduleUrl(file, "", true)).url).toBe(again.url);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

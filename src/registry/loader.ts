@@ -142,21 +142,50 @@ function loadTypescript(): Promise<void> {
  * importing every file anew on every reload kept every copy: about 1 MB a reload, the heap
  * exhausted after about 100 reloads (found by an outside attack round).
  */
-const imported = new Map<string, { hash: string; url: string }>();
+const imports = new Map<string, { hash: string; url: string }>();
 
-/** The URL to import `file` from, with `query`; on a fresh load, anew if it changed. */
-async function moduleUrl(file: string, query: string, fresh: boolean): Promise<string> {
-  const base = pathToFileURL(file).href;
-  const hash = createHash("sha256")
+/**
+ * URLs whose module may hold other bytes than their hash names (the file changed while it
+ * was imported): Node keeps what it read under that URL, so it is never imported again.
+ */
+const suspect = new Set<string>();
+let retries = 0;
+
+async function contentHash(file: string): Promise<string> {
+  return createHash("sha256")
     .update(await readFile(file))
     .digest("hex")
     .slice(0, 16);
-  const last = imported.get(file);
-  if (last !== undefined && (last.hash === hash || !fresh)) return last.url;
+}
+
+/**
+ * Where to import `file` from (with `query`), and the hash of what it holds now: the last
+ * import's URL when the content is the same, or on a first load; else a URL naming the
+ * new content. Pass both to {@link recordImport} once imported.
+ */
+export async function moduleUrl(
+  file: string,
+  query: string,
+  fresh: boolean,
+): Promise<{ url: string; hash: string }> {
+  const hash = await contentHash(file);
+  const last = imports.get(file);
+  if (last !== undefined && (last.hash === hash || !fresh)) return { url: last.url, hash };
   const search = [query, last === undefined ? "" : `content=${hash}`].filter(Boolean).join("&");
-  const url = search ? `${base}?${search}` : base;
-  imported.set(file, { hash, url });
-  return url;
+  let url = search ? `${pathToFileURL(file).href}?${search}` : pathToFileURL(file).href;
+  if (suspect.has(url)) url += `${search ? "&" : "?"}retry=${++retries}`;
+  return { url, hash };
+}
+
+/**
+ * Records what `file` was imported as. If the file no longer holds what was hashed, the
+ * import may have read the new bytes under the old hash's URL: that URL is never used
+ * again, and the next fresh load imports the file anew.
+ */
+export async function recordImport(file: string, url: string, hash: string): Promise<void> {
+  const unchanged = (await contentHash(file).catch(() => "")) === hash;
+  if (!unchanged) suspect.add(url);
+  imports.set(file, { hash: unchanged ? hash : "", url });
 }
 
 /**
@@ -199,8 +228,12 @@ export async function loadOperations(
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
       let module: { default?: unknown };
       try {
-        const url = await moduleUrl(file, builtIn ? "" : OPERATION_QUERY, options.fresh === true);
-        module = (await import(url)) as { default?: unknown };
+        const where = await moduleUrl(file, builtIn ? "" : OPERATION_QUERY, options.fresh === true);
+        // Recorded whether it imports or throws: Node keeps a failed import under its URL
+        // too, so a fixed file must come back under a new one.
+        module = (await import(where.url).finally(() =>
+          recordImport(file, where.url, where.hash),
+        )) as { default?: unknown };
       } catch (error) {
         problems.push(`${file}: cannot be imported: ${(error as Error)?.message ?? error}`);
         continue;
