@@ -5,7 +5,7 @@
  * file. The built-in `operations/` comes first, then the operator's `OPERATIONS_DIRS`.
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -145,11 +145,20 @@ function loadTypescript(): Promise<void> {
 const imports = new Map<string, { hash: string; url: string }>();
 
 /**
- * URLs whose module may hold other bytes than their hash names (the file changed while it
- * was imported): Node keeps what it read under that URL, so it is never imported again.
+ * URLs whose module may hold other bytes than their hash names (the file was written while
+ * or just before it was imported): Node keeps what it read under that URL, so it is never
+ * imported again, and the next fresh load imports the file anew.
  */
 const suspect = new Set<string>();
 let retries = 0;
+
+/**
+ * How long a file must have been left alone before its import is trusted to hold what was
+ * hashed. Checking the hash again after the import is not enough: a file written twice
+ * during it (back to the hashed bytes) looks unchanged (an outside attack round did that).
+ * Two seconds also covers file systems that keep modification times to the second.
+ */
+const QUIET_MS = 2_000;
 
 async function contentHash(file: string): Promise<string> {
   return createHash("sha256")
@@ -158,34 +167,47 @@ async function contentHash(file: string): Promise<string> {
     .slice(0, 16);
 }
 
+/** Where a module file is imported from, what it held, and when it was read. */
+export interface ModuleImport {
+  url: string;
+  hash: string;
+  readAt: number;
+}
+
 /**
  * Where to import `file` from (with `query`), and the hash of what it holds now: the last
  * import's URL when the content is the same, or on a first load; else a URL naming the
- * new content. Pass both to {@link recordImport} once imported.
+ * new content. Pass the answer to {@link recordImport} once imported.
  */
 export async function moduleUrl(
   file: string,
   query: string,
   fresh: boolean,
-): Promise<{ url: string; hash: string }> {
+): Promise<ModuleImport> {
+  const readAt = Date.now();
   const hash = await contentHash(file);
   const last = imports.get(file);
-  if (last !== undefined && (last.hash === hash || !fresh)) return { url: last.url, hash };
+  if (last !== undefined && (last.hash === hash || !fresh)) return { url: last.url, hash, readAt };
   const search = [query, last === undefined ? "" : `content=${hash}`].filter(Boolean).join("&");
   let url = search ? `${pathToFileURL(file).href}?${search}` : pathToFileURL(file).href;
   if (suspect.has(url)) url += `${search ? "&" : "?"}retry=${++retries}`;
-  return { url, hash };
+  return { url, hash, readAt };
 }
 
 /**
- * Records what `file` was imported as. If the file no longer holds what was hashed, the
- * import may have read the new bytes under the old hash's URL: that URL is never used
- * again, and the next fresh load imports the file anew.
+ * Records what `file` was imported as. Unless the file was left alone from
+ * {@link QUIET_MS} before it was read until now, the import may have read other bytes
+ * than were hashed: that URL is never used again, and the next fresh load imports the
+ * file anew.
  */
-export async function recordImport(file: string, url: string, hash: string): Promise<void> {
-  const unchanged = (await contentHash(file).catch(() => "")) === hash;
-  if (!unchanged) suspect.add(url);
-  imports.set(file, { hash: unchanged ? hash : "", url });
+export async function recordImport(file: string, where: ModuleImport): Promise<void> {
+  const quiet = await stat(file).then(
+    (stats) => stats.mtimeMs < where.readAt - QUIET_MS,
+    () => false,
+  );
+  const trusted = quiet && (await contentHash(file).catch(() => "")) === where.hash;
+  if (!trusted) suspect.add(where.url);
+  imports.set(file, { hash: trusted ? where.hash : "", url: where.url });
 }
 
 /**
@@ -231,9 +253,9 @@ export async function loadOperations(
         const where = await moduleUrl(file, builtIn ? "" : OPERATION_QUERY, options.fresh === true);
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
         // too, so a fixed file must come back under a new one.
-        module = (await import(where.url).finally(() =>
-          recordImport(file, where.url, where.hash),
-        )) as { default?: unknown };
+        module = (await import(where.url).finally(() => recordImport(file, where))) as {
+          default?: unknown;
+        };
       } catch (error) {
         problems.push(`${file}: cannot be imported: ${(error as Error)?.message ?? error}`);
         continue;
