@@ -84,6 +84,16 @@ describe("the GraphQL server shortcut, on its own", () => {
     expect(logged).toHaveBeenCalledOnce();
   });
 
+  it("past the bound on large answers: no answer, the connection closes", async () => {
+    const fits = vi.fn(() => false);
+    const { status, text } = await serve({
+      admission: { idle: () => true, take: () => true, fits, handOver: () => {} },
+    });
+    expect(fits).toHaveBeenCalledOnce();
+    expect(status).toBe(0);
+    expect(text).toMatch(/fetch failed|socket|terminated/i);
+  });
+
   it("a result that arrives after its client left is neither written nor counted", async () => {
     let settle: (result: GraphqlResult) => void = () => {};
     const late = new Promise<GraphqlResult>((resolve) => {
