@@ -14,7 +14,8 @@ describe("the GraphQL server shortcut, on its own", () => {
   let server: Server | undefined;
   afterEach(() => server?.close());
 
-  async function serve(overrides: Partial<GraphqlShortcutOptions>, body = BODY) {
+  /** The shortcut with stand-ins for everything around it, and `overrides`. */
+  function shortcutWith(overrides: Partial<GraphqlShortcutOptions>) {
     const logger = { error: vi.fn() } as unknown as FastifyBaseLogger;
     const fits = vi.fn(() => true);
     const shortcut = createGraphqlShortcut({
@@ -28,6 +29,11 @@ describe("the GraphQL server shortcut, on its own", () => {
       maxBodyBytes: 8000,
       ...overrides,
     });
+    return { shortcut, logger, fits };
+  }
+
+  async function serve(overrides: Partial<GraphqlShortcutOptions>, body = BODY) {
+    const { shortcut, logger, fits } = shortcutWith(overrides);
     const fastify = (_request: unknown, response: { end(text: string): void }) =>
       response.end("fastify's answer");
     server = createServer((request, response) => {
@@ -99,16 +105,8 @@ describe("the GraphQL server shortcut, on its own", () => {
     const late = new Promise<GraphqlResult>((resolve) => {
       settle = resolve;
     });
-    const fits = vi.fn(() => true);
-    const shortcut = createGraphqlShortcut({
-      path: "/graphql",
+    const { shortcut, fits } = shortcutWith({
       pipeline: { run: () => late } as unknown as Pipeline,
-      passingKeyId: () => "key-id",
-      admission: { idle: () => true, take: () => true, fits, handOver: () => {} },
-      requestLog: { answered: () => {} } as unknown as RequestLog,
-      logger: { error: vi.fn() } as unknown as FastifyBaseLogger,
-      open: () => true,
-      maxBodyBytes: 8000,
     });
     let closed: () => void = () => {};
     const answerClosed = new Promise<void>((resolve) => {

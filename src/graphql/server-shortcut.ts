@@ -57,7 +57,6 @@ export interface GraphqlShortcutOptions {
  * few scavenges, as the slow first requests after a start do); a dead one there would keep
  * what it refers to alive through every scavenge until the next full collection, so its
  * references are dropped once the request is answered or handed on ({@link drop}).
- * Measured before the drop: seven times the bytes promoted per scavenge, twice the p99.
  */
 interface Exchange {
   request: IncomingMessage | null;

@@ -205,6 +205,11 @@ export function registerBackpressure(
     return true;
   }
 
+  /** Whether an answer of `size` may go out: small, or counted as large within the bound. */
+  function answerFits(response: ServerResponse, size: number, state: ConnectionState | undefined) {
+    return size < largeAnswerBytes || holdAnswer(response, size, state);
+  }
+
   app.addHook(
     "onRequest",
     function oneAtATime(
@@ -274,7 +279,7 @@ export function registerBackpressure(
     },
     take(socket: WithState<Socket>, response: ServerResponse, size: number) {
       const state = stateOf(socket);
-      if (size >= largeAnswerBytes && !holdAnswer(response, size, state)) return false;
+      if (!answerFits(response, size, state)) return false;
       if (state) {
         state.running = true;
         response.on("close", state.release);
@@ -282,7 +287,7 @@ export function registerBackpressure(
       return true;
     },
     fits(socket: WithState<Socket>, response: ServerResponse, size: number) {
-      return size < largeAnswerBytes || holdAnswer(response, size, socket[STATE]);
+      return answerFits(response, size, socket[STATE]);
     },
     handOver(request: IncomingMessage) {
       handedOver.add(request);

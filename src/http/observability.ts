@@ -156,7 +156,8 @@ export class RequestLog extends LogController {
 
   /**
    * The metrics and the line of one answered request: fastify's completion step calls it,
-   * and so does the REST shortcut (rest/shortcut.ts) for the answers it writes itself.
+   * and so do the server shortcuts (rest/shortcut.ts, graphql/server-shortcut.ts) for the
+   * answers they write themselves.
    */
   answered(
     logger: FastifyBaseLogger,

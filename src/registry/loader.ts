@@ -138,9 +138,8 @@ function loadTypescript(): Promise<void> {
 /**
  * What each module file was last imported as: its content's hash and the URL. A fresh load
  * imports a file anew only when its content changed, under a URL naming the new content;
- * an unchanged file is taken from Node's module cache. Node never frees an ES module, so
- * importing every file anew on every reload kept every copy: about 1 MB a reload, the heap
- * exhausted after about 100 reloads (found by an outside attack round).
+ * an unchanged file is taken from Node's module cache. Node never frees an ES module: a
+ * reload that imported every file anew would keep every copy, until the heap ran out.
  */
 const imports = new Map<string, { hash: string; url: string }>();
 
@@ -155,8 +154,8 @@ let retries = 0;
 /**
  * How long a file must have been left alone before its import is trusted to hold what was
  * hashed. Checking the hash again after the import is not enough: a file written twice
- * during it (back to the hashed bytes) looks unchanged (an outside attack round did that).
- * Two seconds also covers file systems that keep modification times to the second.
+ * during it (back to the hashed bytes) looks unchanged. Two seconds also covers file
+ * systems that keep modification times to the second.
  */
 const QUIET_MS = 2_000;
 
