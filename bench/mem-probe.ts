@@ -36,7 +36,7 @@ const START = startCommand();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS_PER_SECOND = 100;
-const SERVICE_ROWS = "rest-sum,rest-mix,graphql-1,graphql-10,graphql-10-sum,mcp-sum";
+const SERVICE_ROWS = "rest-sum,rest-mix,rest-10,graphql-1,graphql-10,graphql-10-sum,mcp-sum";
 
 const { values } = parseArgs({
   options: {

@@ -77,10 +77,26 @@ const SERVER_CPU = 0;
 const LOAD_CPU = 1;
 const PYTHON = "/usr/bin/python3";
 
-/** Whether the machine's python3 can run the FastAPI target. */
-function hasFastapi(): boolean {
-  if (!existsSync(PYTHON)) return false;
-  return spawnSync(PYTHON, ["-c", "import fastapi, uvicorn"], { stdio: "ignore" }).status === 0;
+/**
+ * What the machine's python3 runs the FastAPI target with (versions, uvicorn's event loop
+ * and HTTP parser: uvloop and httptools are several times faster than asyncio and h11), or
+ * undefined when it cannot run it.
+ */
+function fastapiStack(): string | undefined {
+  if (!existsSync(PYTHON)) return undefined;
+  const probe = spawnSync(
+    PYTHON,
+    [
+      "-c",
+      "import fastapi, uvicorn, importlib.util as u\n" +
+        "has = lambda m: u.find_spec(m) is not None\n" +
+        'print(f"fastapi {fastapi.__version__}, uvicorn {uvicorn.__version__} with ' +
+        "{'uvloop' if has('uvloop') else 'asyncio (no uvloop)'} and " +
+        "{'httptools' if has('httptools') else 'h11 (no httptools)'}\")",
+    ],
+    { encoding: "utf8" },
+  );
+  return probe.status === 0 ? probe.stdout.trim() : undefined;
 }
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -303,8 +319,11 @@ async function main(): Promise<number> {
     (name) => name !== FAIRNESS_TARGET && !all.some((w) => w.name === name),
   );
   if (unknown.length > 0) throw new BenchError(`unknown targets: ${unknown.join(", ")}`);
-  const fastapi = hasFastapi();
-  if (!fastapi) log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
+  const fastapi = fastapiStack();
+  if (fastapi) {
+    settings.fastapi = fastapi;
+    if (/\(no /.test(fastapi)) log(`FastAPI runs slower than it can: ${fastapi}`);
+  } else log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
   const always = new Set(["raw", "bare-fastify"]);
   const workloads = all.filter(
     (w) =>

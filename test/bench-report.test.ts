@@ -45,3 +45,37 @@ describe("a ratio to a yardstick", () => {
     expect(spread([])).toBeNaN();
   });
 });
+
+describe("the batch targets", () => {
+  const batchWorkload = (name: string, calculations: number) =>
+    ({ name, description: name, calculationsPerRequest: calculations }) as unknown as Workload;
+
+  it("judge the mixed batch against REST sum, and show it against REST of its own operations", () => {
+    const workloads = [
+      batchWorkload("rest-sum", 1),
+      batchWorkload("rest-10", 1),
+      batchWorkload("graphql-10", 10),
+    ];
+    const records = [
+      ...rounds("rest-sum", [20, 20, 20]),
+      ...rounds("rest-10", [40, 40, 40]),
+      ...rounds("graphql-10", [100, 100, 100]),
+    ];
+    const checks = checkTargets(summarise(workloads, records));
+    const mixed = checks.filter((c) => c.target.startsWith("GraphQL ten-operation (mixed) batch"));
+    expect(mixed).toMatchObject([
+      {
+        target: expect.stringMatching(/REST sum in/),
+        pass: false,
+        measured: expect.stringMatching(/^2\.00×/),
+      },
+      {
+        target: expect.stringMatching(/REST of the same ten operations/),
+        pass: true,
+        information: true,
+        measured: expect.stringMatching(/^4\.00×/),
+      },
+    ]);
+    expect(mixed[0]?.information).toBeFalsy();
+  });
+});

@@ -72,6 +72,8 @@ export interface Settings {
   startEnv: Record<string, string>;
   /** Single-process servers on CPU 0, the load generator on CPU 1 (taskset). */
   pinned: boolean;
+  /** FastAPI's versions and uvicorn's loop and parser, when the FastAPI target runs. */
+  fastapi?: string;
 }
 
 export function median(values: readonly number[]): number {
@@ -199,18 +201,21 @@ export function checkTargets(summaries: readonly TargetSummary[]): TargetCheck[]
       });
     }
   }
-  // Like for like: ten sums in one GraphQL request against one sum per REST request. The
-  // batch of ten different operations is reported too, for information.
+  // The issue's target: the ten-operation batch against REST sum. Beside it, for
+  // information, each batch against REST doing the same calculations one per request: ten
+  // sums against REST sum, and the batch's ten operations against them over REST (rest-10).
   const sums = of("graphql-10-sum");
-  for (const [candidate, what, gated] of [
-    [sums, "ten-sum", false],
-    [batch, "ten-operation (mixed)", true],
+  const unbatched = of("rest-10");
+  for (const [candidate, what, against, againstName, gated] of [
+    [batch, "ten-operation (mixed)", rest, "REST sum", true],
+    [sums, "ten-sum", rest, "REST sum", false],
+    [batch, "ten-operation (mixed)", unbatched, "REST of the same ten operations", false],
   ] as const) {
-    if (!rest || !candidate) continue;
-    const ratio = candidate.calculationsPerSecond / rest.requestsPerSecond;
+    if (!against || !candidate) continue;
+    const ratio = candidate.calculationsPerSecond / against.calculationsPerSecond;
     checks.push({
-      target: `GraphQL ${what} batch ≥ ${TARGETS.batchToRest}× REST sum in calculations/s`,
-      measured: `${ratio.toFixed(2)}× (${int(candidate.calculationsPerSecond)} vs ${int(rest.requestsPerSecond)})`,
+      target: `GraphQL ${what} batch ≥ ${TARGETS.batchToRest}× ${againstName} in calculations/s`,
+      measured: `${ratio.toFixed(2)}× (${int(candidate.calculationsPerSecond)} vs ${int(against.calculationsPerSecond)})`,
       pass: ratio >= TARGETS.batchToRest,
       information: !gated,
     });
@@ -288,7 +293,10 @@ export function markdown(
       .join(
         "",
       )}node ${settings.nodeFlags.map((flag) => `${flag} `).join("")}dist/src/server.js\`, NODE_ENV=production, LOG_LEVEL=${settings.logLevel} ` +
-      "(one log line per request, to /dev/null), rate limits off (the default).",
+      "(one log line per request, to /dev/null), rate limits off (the default).  ",
+    settings.fastapi
+      ? `FastAPI: ${settings.fastapi}.`
+      : "FastAPI: not run (no fastapi and uvicorn).",
     "",
     "Each figure is followed by its ratio to the raw server's (`×`). Latency has autocannon's 1 ms resolution.",
     "",

@@ -17,6 +17,7 @@ export type TargetName =
   | "raw-10us"
   | "rest-sum"
   | "rest-mix"
+  | "rest-10"
   | "graphql-1"
   | "graphql-10"
   | "graphql-10-sum"
@@ -160,6 +161,13 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       description: `all ${mix.length} operations in turn, REST, first example of each`,
       calculationsPerRequest: 1,
       requests: mix,
+    },
+    {
+      name: "rest-10",
+      server: "service",
+      description: `the GraphQL batch's ${BATCH_SIZE} operations in turn, REST, one per request: the batch's work unbatched`,
+      calculationsPerRequest: 1,
+      requests: mix.slice(0, BATCH_SIZE),
     },
     {
       name: "graphql-1",
