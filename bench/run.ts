@@ -15,6 +15,8 @@
  *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
  *          --out bench/results (where latest.md and latest.json go)
  *          --only rest-sum,graphql-10 (the raw server and bare fastify always run)
+ *          --idle-poll (idle CPUs poll instead of halting while measuring, as tuned's
+ *          latency-performance profile has them: needs root; see docs/performance.md)
  *          (cheap-beside-costly: a cheap client's latency beside 4 connections looping costly requests)
  *
  * Beside the service run two frameworks answering REST sum's request (key check, query
@@ -22,7 +24,16 @@
  * uvicorn. Every target also reports the CPU time its server process spent per request.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -99,6 +110,21 @@ function fastapiStack(): string | undefined {
   return probe.status === 0 ? probe.stdout.trim() : undefined;
 }
 
+/**
+ * Keeps idle CPUs polling rather than halting until the process exits: a wake-up latency of
+ * 0 µs asked of the kernel through /dev/cpu_dma_latency, which holds while the file stays
+ * open. On a virtual machine a halted CPU is woken through the hypervisor, and the sender
+ * of each wake-up (a server answering a sleeping load generator) pays for it.
+ */
+function holdIdlePolling(): void {
+  try {
+    const fd = openSync("/dev/cpu_dma_latency", "w");
+    writeSync(fd, Buffer.from(Int32Array.of(0).buffer));
+  } catch (error) {
+    throw new BenchError(`--idle-poll: /dev/cpu_dma_latency: ${(error as Error).message}`);
+  }
+}
+
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
@@ -129,6 +155,7 @@ function parse() {
       only: { type: "string" },
       "no-build": { type: "boolean", default: false },
       "no-pin": { type: "boolean", default: false },
+      "idle-poll": { type: "boolean", default: false },
       "node-flags": { type: "string", default: START.nodeFlags.join(" ") },
       out: { type: "string", default: path.join(ROOT, "bench", "results") },
     },
@@ -150,6 +177,7 @@ function options() {
     only: values.only?.split(",").map((name) => name.trim()),
     build: !values["no-build"],
     pin: !values["no-pin"],
+    idlePoll: values["idle-poll"],
     out: path.resolve(values.out),
     nodeFlags: values["node-flags"].split(/\s+/).filter(Boolean),
   };
@@ -309,7 +337,9 @@ async function main(): Promise<number> {
     nodeFlags: opts.nodeFlags,
     startEnv: START.env,
     pinned: opts.pin && os.availableParallelism() >= 2,
+    idlePoll: opts.idlePoll,
   };
+  if (opts.idlePoll) holdIdlePolling();
   if (opts.build) build();
 
   const operations = await loadOperations();

@@ -72,6 +72,8 @@ export interface Settings {
   startEnv: Record<string, string>;
   /** Single-process servers on CPU 0, the load generator on CPU 1 (taskset). */
   pinned: boolean;
+  /** Idle CPUs kept polling rather than halting (/dev/cpu_dma_latency held at 0). */
+  idlePoll: boolean;
   /** FastAPI's versions and uvicorn's loop and parser, when the FastAPI target runs. */
   fastapi?: string;
 }
@@ -288,6 +290,9 @@ export function markdown(
     settings.pinned
       ? "Cores: each single-process server, threads included, pinned to CPU 0 and the load generator to CPU 1 (`taskset`); WORKERS=2's processes unpinned.  "
       : "Cores: nothing pinned; servers and the load generator share the cores as the scheduler places them.  ",
+    settings.idlePoll
+      ? "Idle CPUs: polling (`--idle-poll`: /dev/cpu_dma_latency held at 0), so waking the load generator costs the server no halted CPU's wake-up.  "
+      : "Idle CPUs: as the machine has them (they halt when idle).  ",
     `Service: \`${Object.entries(settings.startEnv)
       .map(([name, value]) => `${name}=${value} `)
       .join(
