@@ -292,7 +292,7 @@ export function markdown(
       : "Cores: nothing pinned; servers and the load generator share the cores as the scheduler places them.  ",
     settings.idlePoll
       ? "Idle CPUs: polling (`--idle-poll`: /dev/cpu_dma_latency held at 0), so waking the load generator costs the server no halted CPU's wake-up.  "
-      : "Idle CPUs: as the machine has them (they halt when idle).  ",
+      : "Idle CPUs: the machine's own idle states (`--idle-poll` not given).  ",
     `Service: \`${Object.entries(settings.startEnv)
       .map(([name, value]) => `${name}=${value} `)
       .join(
