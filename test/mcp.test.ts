@@ -202,6 +202,30 @@ describe("tool calls", () => {
     expect(textJson(result)).toEqual(rest.json());
   });
 
+  it("counts a structured answer's bytes twice against the budget, as a batch does", async () => {
+    // Ten thousand numbers, each 320 characters of labels: about 3.2 MB over REST, under
+    // the 4 MiB budget; twice that over MCP (text and structured content), over it.
+    const fizzbuzz = operations.find((o) => o.name === "fizzbuzz") as AnyOperation;
+    const args = {
+      start: -1_000_000_000_000_000,
+      end: -999_999_999_990_001,
+      rules: Array.from({ length: 10 }, () => `1:${"W".repeat(32)}`),
+    };
+    const rest = await app.inject({ url: urlOf(fizzbuzz, queryOf(args)), headers: AUTH });
+    expect(rest.statusCode).toBe(200);
+    const result = await callOperation(client, fizzbuzz, args);
+    expect(result.isError).toBe(true);
+    expect(textJson(result)).toEqual({
+      detail: [
+        {
+          loc: expect.arrayContaining(["arguments"]),
+          msg: expect.stringMatching(/^Value error, the answer would take about \d+ bytes/),
+          type: "value_error",
+        },
+      ],
+    });
+  });
+
   it("an unknown tool is a protocol error", async () => {
     await expect(client.callTool({ name: "math_nope", arguments: {} })).rejects.toThrow(
       /Unknown tool/,

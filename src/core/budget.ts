@@ -76,7 +76,11 @@ export function overBudget(spent: Spent): string | undefined {
  */
 export function budgetProblem(operation: AnyOperation, input: unknown): Problem | undefined {
   if (!operation.cost) return undefined;
-  const cost: Cost = operation.cost(input);
+  return costProblem(operation.cost(input));
+}
+
+/** The problem to report for a calculation whose declared `cost` is over the budget, or undefined. */
+export function costProblem(cost: Cost): Problem | undefined {
   const reason = overBudget(cost);
   if (reason === undefined) return undefined;
   return { loc: cost.loc ?? [], msg: `Value error, ${reason}`, type: "value_error" };

@@ -5,7 +5,7 @@
  * HTTP, stdio) only carry messages to that server.
  */
 import type { CallToolResult, ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { chargedCost, refusalCost, type Spent } from "../core/budget.js";
+import { chargedCost, costProblem, declaredCost, refusalCost, type Spent } from "../core/budget.js";
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
@@ -165,6 +165,14 @@ export function createMcpTools(
     const entry = entries.get(name);
     if (!entry) return undefined;
     const { input, problems } = inputOf(entry, args ?? {});
+    // A structured answer goes out twice, as text and as structured content: its bytes
+    // count twice against the budget, as a batch's do. Refused through the runner, which
+    // counts it as an invalid calculation.
+    if (entry.structured && problems.length === 0) {
+      const cost = declaredCost(entry.operation, input);
+      const over = cost && costProblem({ ...cost, bytes: cost.bytes * 2 });
+      if (over) problems.push(over);
+    }
     try {
       const body = run(entry.operation, input, problems);
       const text = JSON.stringify(body);
