@@ -100,6 +100,24 @@ describe("operation fields", () => {
     );
   });
 
+  it.each([
+    ["A", 200, 60],
+    ["B", 400, 0],
+  ])("only the operation that runs counts: operationName %s", async (name, status, runs) => {
+    // A: 60 fields, B: 101; together 161. A runs; B alone is over the limit.
+    const response = await app.inject({
+      method: "POST",
+      url: "/graphql",
+      headers: { ...AUTH, "content-type": "application/json" },
+      payload: {
+        query: `query A { test { ${aliased(60)} } } query B { test { ${aliased(101)} } }`,
+        operationName: name,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(status);
+    expect(counter.runs()).toBe(runs);
+  });
+
   it("fields of a GET request count the same", async () => {
     const response = await app.inject({
       url: `/graphql?query=${encodeURIComponent(`{ test { ${aliased(101)} } }`)}`,

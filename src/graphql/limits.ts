@@ -6,7 +6,14 @@
  * `LIMIT_EXCEEDED`. Below them, the per-request budgets resolvers draw on while the
  * request runs: problems reported, and list items sent across all fields.
  */
-import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from "graphql";
+import {
+  GraphQLError,
+  Lexer,
+  type OperationDefinitionNode,
+  Source,
+  TokenKind,
+  type ValidationRule,
+} from "graphql";
 import { MAX_LIST_ITEMS_PER_REQUEST, takeSentItems } from "../core/budget.js";
 import type { Problem } from "../kit/errors.js";
 import { measureDocument } from "./measure.js";
@@ -72,18 +79,22 @@ const countText = (count: number, max: number) =>
 
 /**
  * A validation rule refusing documents over the depth, operation-field or introspection
- * limit.
+ * limit, measured on `operation` (the one a request runs), or on every operation of the
+ * document when none is given.
  *
  * @example
  * validate(schema, document, [...specifiedRules, requestLimitsRule(DEFAULT_GRAPHQL_LIMITS)]);
  */
-export function requestLimitsRule(limits: GraphqlLimits): ValidationRule {
+export function requestLimitsRule(
+  limits: GraphqlLimits,
+  operation?: OperationDefinitionNode,
+): ValidationRule {
   return function RequestLimits(context) {
     return {
       Document: {
         enter(document) {
           const { operationFields, depth, introspectionFields, introspectionAliases } =
-            measureDocument(document);
+            measureDocument(document, operation);
           if (operationFields > limits.maxOperationFields) {
             const asked = countText(operationFields, limits.maxOperationFields);
             context.reportError(
@@ -145,14 +156,17 @@ export const KnownOperationTypes: ValidationRule = (context) => ({
 });
 
 /**
- * The validation rules this service adds to GraphQL's own: request limits, and known
- * operation types.
+ * The validation rules this service adds to GraphQL's own: request limits (on `operation`,
+ * the one a request runs), and known operation types.
  *
  * @example
  * validate(schema, document, [...specifiedRules, ...requestRules(DEFAULT_GRAPHQL_LIMITS)]);
  */
-export function requestRules(limits: GraphqlLimits): ValidationRule[] {
-  return [requestLimitsRule(limits), KnownOperationTypes];
+export function requestRules(
+  limits: GraphqlLimits,
+  operation?: OperationDefinitionNode,
+): ValidationRule[] {
+  return [requestLimitsRule(limits, operation), KnownOperationTypes];
 }
 
 /**

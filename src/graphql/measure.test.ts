@@ -69,10 +69,17 @@ describe("measureDocument", () => {
       3,
     ],
     [
-      "every operation of a document",
-      "query A { math { sum { decimal } } } query B { x { y { z { w } } } }",
+      "the largest operation of a document (a request runs one)",
+      "query A { math { sum { decimal } } } query B { x { y { z { w } } } a: x { y { z } } }",
       2,
       4,
+    ],
+    [
+      "introspection fields of the largest operation",
+      'query A { __schema { types { name } } } query B { __type(name: "Query") { name } t: __type(name: "X") { name } }',
+      0,
+      0,
+      2,
     ],
     ["no operation at all", "fragment F on Query { math { sum { decimal } } }", 0, 0],
   ])("%s", (_case, document, operationFields, depth, introspectionFields = 0) => {

@@ -7,6 +7,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   Kind,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
 
@@ -19,11 +20,14 @@ const isIntrospectionRoot = (field: FieldNode) =>
   field.name.value === "__schema" || field.name.value === "__type";
 
 export interface DocumentMeasure {
-  /** Fields two levels down, under the area fields, across every operation. */
+  /**
+   * Fields two levels down, under the area fields, in the largest operation: a request
+   * runs one operation of its document, as the budget counts it.
+   */
   operationFields: number;
   /** The deepest field nesting of any operation. */
   depth: number;
-  /** `__schema` and `__type` fields, aliases and fragment spreads counted. */
+  /** `__schema` and `__type` fields, aliases and fragment spreads counted, in the largest operation. */
   introspectionFields: number;
   /**
    * Aliased fields below `__schema` and `__type` (fragments spread counted each time). An
@@ -35,7 +39,8 @@ export interface DocumentMeasure {
 }
 
 /**
- * Measures a document with fragments expanded where they are spread. Each fragment is
+ * Measures `operation` of `document` (every operation when none is given: the largest
+ * figure of any) with fragments expanded where they are spread. Each fragment is
  * measured once (memoised), so a document that spreads fragments inside fragments costs
  * time linear in its size even when its expansion would be exponential; fragment cycles
  * (refused by the standard rules anyway) count as empty.
@@ -44,7 +49,10 @@ export interface DocumentMeasure {
  * measureDocument(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }"));
  * // { operationFields: 2, depth: 3, introspectionFields: 0, introspectionAliases: 0 }
  */
-export function measureDocument(document: DocumentNode): DocumentMeasure {
+export function measureDocument(
+  document: DocumentNode,
+  operation?: OperationDefinitionNode,
+): DocumentMeasure {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
@@ -143,11 +151,11 @@ export function measureDocument(document: DocumentNode): DocumentMeasure {
   let depth = 0;
   let introspectionFields = 0;
   let introspectionAliases = 0;
-  for (const definition of document.definitions) {
+  for (const definition of operation ? [operation] : document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    operationFields += fieldsAt(definition.selectionSet, 1);
+    operationFields = Math.max(operationFields, fieldsAt(definition.selectionSet, 1));
     depth = Math.max(depth, depthOf(definition.selectionSet));
-    introspectionFields += introspectionAt(definition.selectionSet);
+    introspectionFields = Math.max(introspectionFields, introspectionAt(definition.selectionSet));
     introspectionAliases += introspectionAliasesAt(definition.selectionSet);
   }
   return { operationFields, depth, introspectionFields, introspectionAliases };

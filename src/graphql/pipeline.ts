@@ -169,7 +169,6 @@ function marked(error: GraphQLError, code: string): GraphQLError {
  */
 export function createPipeline(options: PipelineOptions) {
   const { schema, limits, budget, maskedMessage, logMasked, charge } = options;
-  const rules = [...specifiedRules, ...requestRules(limits)];
   // By query text, then operation name: no key is built per request (a long query would
   // be copied into it), and the text's hash is all a lookup computes.
   const prepared = new Map<string, Map<string | undefined, Prepared>>();
@@ -198,7 +197,11 @@ export function createPipeline(options: PipelineOptions) {
     const operation = getOperationAST(document, operationName);
     if (!operation) return { errors: [NO_OPERATION] };
     if (operation.operation === "mutation" && viaGet) return { errors: [MUTATION_VIA_GET] };
-    const invalid = validate(schema, document, rules);
+    // The limits are the operation's that runs, as the budget and the quota count it.
+    const invalid = validate(schema, document, [
+      ...specifiedRules,
+      ...requestRules(limits, operation),
+    ]);
     if (invalid.length > 0) {
       return { errors: invalid.map((error) => marked(error, "GRAPHQL_VALIDATION_FAILED")) };
     }
@@ -206,7 +209,7 @@ export function createPipeline(options: PipelineOptions) {
     // A document refused by the budget is never compiled: that takes long for 100 fields.
     const compiled = costed.definition === null ? compile(document, operationName) : undefined;
     if (compiled && !isCompiledQuery(compiled)) return masked(compiled);
-    return { document, operationName, compiled, units: quotaUnits(document), costed };
+    return { document, operationName, compiled, units: quotaUnits(document, operation), costed };
   }
 
   function compile(document: DocumentNode, operationName: string | undefined) {

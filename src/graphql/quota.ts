@@ -4,7 +4,7 @@
  * costs what sending them one by one would.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type DocumentNode, GraphQLError } from "graphql";
+import { type DocumentNode, GraphQLError, type OperationDefinitionNode } from "graphql";
 import type { QuotaState } from "../access/rate-limit.js";
 import { measureDocument } from "./measure.js";
 
@@ -15,23 +15,17 @@ export type Charge = (
 ) => Promise<QuotaState | undefined>;
 
 /**
- * What a document costs in quota units: its operation fields, and at least 1, so an
- * introspection query is not free.
+ * What a request running `operation` of `document` costs in quota units: the operation's
+ * fields, and at least 1, so an introspection query is not free. Measured once per
+ * prepared document (the pipeline keeps it).
  *
  * @example
- * quotaUnits(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }")); // 2
+ * const document = parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }");
+ * quotaUnits(document, getOperationAST(document) ?? undefined); // 2
  */
-export function quotaUnits(document: DocumentNode): number {
-  let units = unitsByDocument.get(document);
-  if (units === undefined) {
-    units = Math.max(1, measureDocument(document).operationFields);
-    unitsByDocument.set(document, units);
-  }
-  return units;
+export function quotaUnits(document: DocumentNode, operation?: OperationDefinitionNode): number {
+  return Math.max(1, measureDocument(document, operation).operationFields);
 }
-
-/** Parsed documents are cached and shared by requests: each is measured once. */
-const unitsByDocument = new WeakMap<DocumentNode, number>();
 
 /**
  * The error a request over its key's quota gets: HTTP 429 with `Retry-After`.
