@@ -66,11 +66,17 @@ export async function buildReloadableApp(
     let handler: Handler | undefined;
     let count = 0;
     let timer: NodeJS.Timeout | undefined;
+    // The module whose import began last: the one a timed-out reload waits on.
+    let importing: string | undefined;
     try {
       const build = async () => {
         const operations = await loadOperations(operationsDirs(config.operationsDirs), {
           fresh: true,
+          importing: (file) => {
+            importing = file;
+          },
         });
+        importing = undefined;
         count = operations.length;
         const built = await buildApp({
           config,
@@ -92,8 +98,10 @@ export async function buildReloadableApp(
     } catch (error) {
       if (error === TIMED_OUT) {
         app.log.error(
-          { timeoutMs: reloadTimeoutMs },
-          "reload refused: the operations did not load in time (a module's import never finished?); the previous set keeps serving",
+          { timeoutMs: reloadTimeoutMs, importing },
+          importing === undefined
+            ? "reload refused: the operations did not load in time; the previous set keeps serving"
+            : `reload refused: the import of ${importing} never finished; the previous set keeps serving`,
         );
       } else {
         app.log.error(

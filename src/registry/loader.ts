@@ -220,7 +220,11 @@ export async function recordImport(file: string, where: ModuleImport): Promise<v
  */
 export async function loadOperations(
   dirs: string[] = [DEFAULT_OPERATIONS_DIR],
-  options: { fresh?: boolean } = {},
+  options: {
+    fresh?: boolean;
+    /** Told each module file as its import begins: a reload names the one that never ends. */
+    importing?: (file: string) => void;
+  } = {},
 ): Promise<AnyOperation[]> {
   const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
   const operatorDirs = !dirs.every(isBuiltIn);
@@ -250,6 +254,7 @@ export async function loadOperations(
       let module: { default?: unknown };
       try {
         const where = await moduleUrl(file, builtIn ? "" : OPERATION_QUERY, options.fresh === true);
+        options.importing?.(file);
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
         // too, so a fixed file must come back under a new one.
         module = (await import(where.url).finally(() => recordImport(file, where))) as {
