@@ -2,7 +2,7 @@
  * The one place that writes error responses. Every error body is `{"detail": …}`:
  * a sentence, or for invalid input the Pydantic-style list of problems.
  */
-import { STATUS_CODES } from "node:http";
+import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyError,
@@ -81,6 +81,19 @@ const CLOSE_GRACE_MS = 10_000;
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  // An answer is owed to a request received whole (the bytes refused came after it): a 400
+  // written now would be read as its answer. The connection closes once that answer is
+  // written; requests behind it get none, and their client sees the close (as after any
+  // dropped connection) rather than a wrong answer. A request refused part-way (its body
+  // too slow or malformed) gets the error as its answer, below.
+  const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (owed?.req?.complete) {
+    const close = () => socket.destroy();
+    owed.once("finish", () => socket.end());
+    owed.once("close", close);
+    setTimeout(close, CLOSE_GRACE_MS).unref();
     return;
   }
   const status =
