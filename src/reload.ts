@@ -66,7 +66,7 @@ export async function buildReloadableApp(
     let handler: Handler | undefined;
     let count = 0;
     let timer: NodeJS.Timeout | undefined;
-    // The module whose import began last: the one a timed-out reload waits on.
+    // The module being imported, if any: the one a timed-out reload waits on.
     let importing: string | undefined;
     try {
       const build = async () => {
@@ -76,7 +76,6 @@ export async function buildReloadableApp(
             importing = file;
           },
         });
-        importing = undefined;
         count = operations.length;
         const built = await buildApp({
           config,

@@ -1,4 +1,4 @@
-import { parse } from "graphql";
+import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { measureDocument } from "./measure.js";
 
@@ -102,6 +102,18 @@ describe("measureDocument", () => {
     ["aliases outside introspection do not count", "{ m: math { s: sum { decimal } } }", 0],
   ])("introspection aliases: %s", (_case, document, introspectionAliases) => {
     expect(measureDocument(parse(document)).introspectionAliases).toBe(introspectionAliases);
+  });
+
+  it.each([
+    ["A", { operationFields: 1, depth: 3, introspectionFields: 1 }],
+    ["B", { operationFields: 2, depth: 4, introspectionFields: 0 }],
+  ])("measures the operation a request runs when given: %s", (name, expected) => {
+    const document = parse(
+      `query A { __schema { types { name } } math { sum { decimal } } }
+       query B { ...F x { y { z { w } } } } fragment F on Query { math { sum { decimal } } }`,
+    );
+    const operation = getOperationAST(document, name) ?? undefined;
+    expect(measureDocument(document, operation)).toMatchObject(expected);
   });
 
   it("measures fragments that double at each level without expanding them", () => {

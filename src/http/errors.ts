@@ -74,26 +74,33 @@ export function handleFrameworkError(
 /** At most how long an answered client error's socket waits for its answer to drain. */
 const CLOSE_GRACE_MS = 10_000;
 
+/** Connections that close once the answer they owe is written (see handleClientError). */
+const closingAfterAnswer = new WeakSet<Socket>();
+
 /**
  * Answers a request Node refused before fastify saw it (headers too large, malformed,
  * too slow) in the same `{"detail": …}` shape, then closes the connection.
  */
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  // Node goes on reading, and refuses each later chunk again: decided once per connection
+  // (below), and its half-closed socket is not cut while the answer is still on its way.
+  if (closingAfterAnswer.has(socket) && error.code !== "ECONNRESET") return;
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
   // An answer is owed to a request received whole (the bytes refused came after it): a 400
-  // written now would be read as its answer. The connection closes once that answer is
-  // written; requests behind it get none, and their client sees the close (as after any
-  // dropped connection) rather than a wrong answer. A request refused part-way (its body
-  // too slow or malformed) gets the error as its answer, below.
+  // written now would be read as its answer. The connection is half-closed once that
+  // answer is written, and closed when the client closes or after the grace: closing it
+  // outright while the client still sends would reset it, and lose the answer with it.
+  // Requests behind it get no answer; their client sees the close, as after any dropped
+  // connection, rather than a wrong answer. A request refused part-way (its body too slow
+  // or malformed) gets the error as its answer, below.
   const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (owed?.req?.complete) {
-    const close = () => socket.destroy();
+    closingAfterAnswer.add(socket);
     owed.once("finish", () => socket.end());
-    owed.once("close", close);
-    setTimeout(close, CLOSE_GRACE_MS).unref();
+    setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
     return;
   }
   const status =

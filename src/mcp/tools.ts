@@ -165,15 +165,15 @@ export function createMcpTools(
     const entry = entries.get(name);
     if (!entry) return undefined;
     const { input, problems } = inputOf(entry, args ?? {});
-    // A structured answer goes out twice, as text and as structured content: its bytes
-    // count twice against the budget, as a batch's do. Refused through the runner, which
-    // counts it as an invalid calculation.
-    if (entry.structured && problems.length === 0) {
-      const cost = declaredCost(entry.operation, input);
-      const over = cost && costProblem({ ...cost, bytes: cost.bytes * 2 });
-      if (over) problems.push(over);
-    }
     try {
+      // A structured answer goes out twice, as text and as structured content: its bytes
+      // count twice against the budget, as a batch's do. Refused through the runner, which
+      // counts it as an invalid calculation. Only a declared cost can reach the budget.
+      if (entry.structured && entry.operation.cost && problems.length === 0) {
+        const cost = declaredCost(entry.operation, input);
+        const over = cost && costProblem({ ...cost, bytes: cost.bytes * 2 });
+        if (over) problems.push(over);
+      }
       const body = run(entry.operation, input, problems);
       const text = JSON.stringify(body);
       return entry.structured

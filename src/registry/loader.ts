@@ -222,8 +222,11 @@ export async function loadOperations(
   dirs: string[] = [DEFAULT_OPERATIONS_DIR],
   options: {
     fresh?: boolean;
-    /** Told each module file as its import begins: a reload names the one that never ends. */
-    importing?: (file: string) => void;
+    /**
+     * Told each module file as its import begins, and undefined once it settles: a reload
+     * names the one that never ends.
+     */
+    importing?: (file: string | undefined) => void;
   } = {},
 ): Promise<AnyOperation[]> {
   const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
@@ -257,9 +260,10 @@ export async function loadOperations(
         options.importing?.(file);
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
         // too, so a fixed file must come back under a new one.
-        module = (await import(where.url).finally(() => recordImport(file, where))) as {
-          default?: unknown;
-        };
+        module = (await import(where.url).finally(() => {
+          options.importing?.(undefined);
+          recordImport(file, where);
+        })) as { default?: unknown };
       } catch (error) {
         problems.push(`${file}: cannot be imported: ${(error as Error)?.message ?? error}`);
         continue;

@@ -502,13 +502,12 @@ describe("malformed requests", () => {
     expectRefusedAndClosed(await raw(name, request), [400]);
   });
 
+  const keepAlive = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${KEY}\r\n`;
   it.each([
     ["a request", "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n"],
-    ["two requests", `${get(NORMAL_PATH)}${get(NORMAL_PATH)}GARBAGE\r\n\r\n`],
-    [
-      "a request with Connection: close",
-      `${get(NORMAL_PATH, "Connection: close\r\n")}${get(NORMAL_PATH)}`,
-    ],
+    ["two requests", `${keepAlive(NORMAL_PATH)}${keepAlive(NORMAL_PATH)}GARBAGE\r\n\r\n`],
+    // After `Connection: close`, any further byte is refused, a well-formed request too.
+    ["a request with Connection: close", `${get(NORMAL_PATH)}${get(NORMAL_PATH)}`],
   ])(
     "garbage pipelined after %s: the first answer, whole, then the close (no 400 read as an answer)",
     async (name, request) => {
@@ -520,6 +519,33 @@ describe("malformed requests", () => {
       expect(result.body.match(/HTTP\/1\.1 /g) ?? [], result.body).toHaveLength(0);
     },
   );
+
+  it("garbage after a request, and more bytes after it: the whole answer arrives, not a reset", async () => {
+    // About 3.2 MB of answer, still being sent while the client writes on.
+    const big = `/v1/misc/fizzbuzz?start=-1000000000000000&end=-999999999990001&${Array.from(
+      { length: 10 },
+      () => `rules=1:${"W".repeat(32)}`,
+    ).join("&")}`;
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise<string | undefined>((resolve) => {
+      socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code));
+      socket.on("close", () => resolve(undefined));
+    });
+    socket.write(`${keepAlive(big)}GARBAGE\r\n\r\n`);
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (!socket.destroyed) socket.write("more bytes\r\n");
+    }
+    expect(await ended).toBeUndefined();
+    const text = Buffer.concat(chunks).toString("latin1");
+    const head = text.slice(0, text.indexOf("\r\n\r\n"));
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+    expect(length).toBeGreaterThan(3_000_000);
+    expect(text.length - head.length - 4).toBe(length);
+  });
 
   it.each([
     // llhttp accepts these versions; the router then answers for "/".
