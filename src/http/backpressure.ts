@@ -79,7 +79,8 @@ class ConnectionState {
       this.readAtIdle = this.socket.bytesRead;
       return;
     }
-    if (this.socket.destroyed) {
+    // Closed, or closing (ended after its last answer): what waits would be answered to nobody.
+    if (this.socket.destroyed || !this.socket.writable) {
       this.waiting.length = 0;
       return;
     }

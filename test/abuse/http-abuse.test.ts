@@ -520,6 +520,24 @@ describe("malformed requests", () => {
     },
   );
 
+  it("garbage after two requests: the second, never to be answered, is not run", async () => {
+    // An operation nothing else here asks for, counted in the metrics.
+    const subtractions = async () => {
+      const text = (await app.inject({ url: "/metrics", headers: { "x-api-key": TEST_KEY } })).body;
+      const line =
+        /calculations_total\{operation="math\/subtract",gateway="rest",outcome="ok"\} (\d+)/.exec(
+          text,
+        );
+      return Number(line?.[1] ?? 0);
+    };
+    const before = await subtractions();
+    const path = "/v1/math/subtract?a=3&b=1";
+    const result = await rawExchange(port, `${keepAlive(path)}${keepAlive(path)}GARBAGE\r\n\r\n`);
+    expect(result.status).toBe(200);
+    expect(result.closed).toBe(true);
+    expect((await subtractions()) - before).toBe(1);
+  });
+
   it("garbage after a request, and more bytes after it: the whole answer arrives, not a reset", async () => {
     // About 3.2 MB of answer, still being sent while the client writes on.
     const big = `/v1/misc/fizzbuzz?start=-1000000000000000&end=-999999999990001&${Array.from(
