@@ -249,6 +249,23 @@ describe("on one connection", () => {
     connection.socket.destroy();
   });
 
+  it("a body completed once the drain has begun is answered with Connection: close", async () => {
+    const connection = await rawConnection(apps.withShortcut);
+    const request = rawPost(queryBody(SUM));
+    const cut = request.indexOf("\r\n\r\n") + 10;
+    connection.socket.write(request.slice(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    apps.withShortcut.lifecycle.draining = true;
+    try {
+      connection.socket.write(request.slice(cut));
+      await expect.poll(() => connection.received, { timeout: 5000 }).toContain('"decimal":"3"');
+      expect(connection.received).toMatch(/\r\nconnection: close\r\n/i);
+    } finally {
+      apps.withShortcut.lifecycle.draining = false;
+      connection.socket.destroy();
+    }
+  });
+
   it("a client gone mid-body costs nothing and holds nothing", async () => {
     const request = rawPost(queryBody(SUM));
     const gone: Socket = (await rawConnection(apps.withShortcut)).socket;

@@ -160,6 +160,8 @@ export function createGraphqlShortcut(options: GraphqlShortcutOptions): GraphqlS
       const headers = answerHeaders(requestId);
       Object.assign(headers, answer.headers);
       headers["content-length"] = Buffer.byteLength(answer.body);
+      // Taken before the drain began, answered during it: closing, as fastify's answers say.
+      if (!open()) headers.connection = "close";
       response.writeHead(answer.status, headers);
       response.end(answer.body);
       requestLog.answered(
