@@ -237,27 +237,30 @@ describe("on one connection", () => {
     expect(await answers(apps.fastifyOnly)).toEqual(fast);
   });
 
-  it("a body that arrives in pieces is answered once it is whole", async () => {
-    const connection = await rawConnection(apps.withShortcut);
+  /** SUM's request on a new connection, sent up to 10 bytes into its body; and the rest. */
+  async function halfSent(app: FastifyInstance) {
+    const connection = await rawConnection(app);
     const request = rawPost(queryBody(SUM));
     const cut = request.indexOf("\r\n\r\n") + 10;
     connection.socket.write(request.slice(0, cut));
+    return { connection, rest: request.slice(cut) };
+  }
+
+  it("a body that arrives in pieces is answered once it is whole", async () => {
+    const { connection, rest } = await halfSent(apps.withShortcut);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(connection.received).toBe("");
-    connection.socket.write(request.slice(cut));
+    connection.socket.write(rest);
     await expect.poll(() => connection.received, { timeout: 5000 }).toContain('"decimal":"3"');
     connection.socket.destroy();
   });
 
   it("a body completed once the drain has begun is answered with Connection: close", async () => {
-    const connection = await rawConnection(apps.withShortcut);
-    const request = rawPost(queryBody(SUM));
-    const cut = request.indexOf("\r\n\r\n") + 10;
-    connection.socket.write(request.slice(0, cut));
+    const { connection, rest } = await halfSent(apps.withShortcut);
     await new Promise((resolve) => setTimeout(resolve, 50));
     apps.withShortcut.lifecycle.draining = true;
     try {
-      connection.socket.write(request.slice(cut));
+      connection.socket.write(rest);
       await expect.poll(() => connection.received, { timeout: 5000 }).toContain('"decimal":"3"');
       expect(connection.received).toMatch(/\r\nconnection: close\r\n/i);
     } finally {
