@@ -31,6 +31,13 @@ export interface ReloadableApp {
 }
 
 /**
+ * How long a reload may take. A module whose import never settles (a top-level `await` on
+ * a promise nothing resolves) would otherwise hold every later reload behind it, silently.
+ */
+export const RELOAD_TIMEOUT_MS = 60_000;
+const TIMED_OUT = Symbol("reload timed out");
+
+/**
  * Builds the service's app around a server whose requests go to the current app.
  *
  * @example
@@ -38,13 +45,6 @@ export interface ReloadableApp {
  * await service.app.listen({ port: 3000 });
  * process.on("SIGHUP", () => void service.reload());
  */
-/**
- * How long a reload may take. A module whose import never settles (a top-level `await` on
- * a promise nothing resolves) would otherwise hold every later reload behind it, silently.
- */
-export const RELOAD_TIMEOUT_MS = 60_000;
-const TIMED_OUT = Symbol("reload timed out");
-
 export async function buildReloadableApp(
   config: Config,
   options: { reloadTimeoutMs?: number } = {},

@@ -256,13 +256,18 @@ export async function loadOperations(
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
       let module: { default?: unknown };
       try {
-        const where = await moduleUrl(file, builtIn ? "" : OPERATION_QUERY, options.fresh === true);
+        const imported = await moduleUrl(
+          file,
+          builtIn ? "" : OPERATION_QUERY,
+          options.fresh === true,
+        );
         options.importing?.(file);
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
-        // too, so a fixed file must come back under a new one.
-        module = (await import(where.url).finally(() => {
+        // too, so a fixed file must come back under a new one. Awaited, so the next load
+        // never reads a record still being made.
+        module = (await import(imported.url).finally(() => {
           options.importing?.(undefined);
-          recordImport(file, where);
+          return recordImport(file, imported);
         })) as { default?: unknown };
       } catch (error) {
         problems.push(`${file}: cannot be imported: ${(error as Error)?.message ?? error}`);
