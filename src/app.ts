@@ -100,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       requestLog,
     }),
   );
-  limitConnections(app);
+  limitConnections(app, config, metrics);
   app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
   // Declared up front, so every request object has one shape whether or not a key is set.
   app.decorateRequest("apiKeyId", undefined);
@@ -128,8 +128,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerServiceEndpoints(app, {
     openApiJson: JSON.stringify(buildOpenApiDocument(operations, { version: VERSION })),
     metrics,
-    metricsToken: config.metricsToken,
-    authenticate: access.authenticateOnly,
+    authenticate: config.metricsToken
+      ? access.bearer(config.metricsToken, "metrics")
+      : access.authenticateOnly,
   });
   registerDocs(app);
   const routes = restRoutes(operations);

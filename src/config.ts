@@ -16,7 +16,7 @@ export interface Config {
   /** Units (REST requests, GraphQL operation fields) per key and window; 0 turns it off. */
   rateLimit: number;
   rateLimitWindowSeconds: number;
-  /** Failed authentications per client address and window; 0 turns it off. */
+  /** Failed authentications (API keys, the metrics token) per client address and window; 0 turns it off. */
   authFailureLimit: number;
   authFailureWindowSeconds: number;
   /** Shared counter store for several replicas; unset keeps counters in memory. */
@@ -39,11 +39,20 @@ export interface Config {
   trustProxy: boolean | string;
   /** Operator folders of extra operation modules, loaded after the built-in ones. */
   operationsDirs: string[];
+  /** Open connections the process holds at once; past it, idle ones make room, else new ones are refused. */
+  maxConnections: number;
+  /** Open connections one client address may hold (0: no bound); not applied with TRUST_PROXY. */
+  maxConnectionsPerAddress: number;
+  /** Keys that pass but are weak (outside production only): what to warn about at start. */
+  weakSecrets: string[];
 }
 
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
+
+/** Failed authentications an address may have per window before it is refused (429). */
+export const DEFAULT_AUTH_FAILURE_LIMIT = 100;
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -88,6 +97,57 @@ export function parseApiKeys(value: string | undefined): string[] {
   return listFrom(value);
 }
 
+/** Fewest characters, and fewest distinct ones, a secret must have in production. */
+export const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_DISTINCT = 10;
+
+/**
+ * Why `secret` is refused in any mode (undefined when it may be used): HTTP header values
+ * are read as Latin-1 bytes, so only visible ASCII arrives as it was configured.
+ */
+function secretAlphabetProblem(secret: string): string | undefined {
+  return /^[\x21-\x7e]+$/.test(secret)
+    ? undefined
+    : "may hold only visible ASCII characters (no spaces, no accents: HTTP headers carry bytes)";
+}
+
+/** Why `secret` is too weak to guard a production service, or undefined. */
+export function secretStrengthProblem(secret: string): string | undefined {
+  if (secret.length < MIN_SECRET_LENGTH) {
+    return `is ${secret.length} characters long; at least ${MIN_SECRET_LENGTH} are needed`;
+  }
+  if (new Set(secret).size < MIN_SECRET_DISTINCT) {
+    return `has fewer than ${MIN_SECRET_DISTINCT} distinct characters`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks each configured secret of `name`: a bad alphabet stops any start; a weak one
+ * stops a production start, and is returned (for a warning) otherwise. The secret itself
+ * is never quoted, only its position.
+ */
+function checkSecrets(
+  name: string,
+  secrets: readonly string[],
+  production: boolean,
+  weak: string[],
+): void {
+  secrets.forEach((secret, index) => {
+    const which = secrets.length > 1 ? `${name} entry ${index + 1}` : name;
+    const alphabet = secretAlphabetProblem(secret);
+    if (alphabet) throw new ConfigError(`${which} ${alphabet}`);
+    const strength = secretStrengthProblem(secret);
+    if (!strength) return;
+    if (production) {
+      throw new ConfigError(
+        `${which} ${strength} when NODE_ENV is production (e.g. openssl rand -base64 32)`,
+      );
+    }
+    weak.push(`${which} ${strength}`);
+  });
+}
+
 /**
  * Reads the configuration from `env`.
  *
@@ -105,6 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeys = [randomBytes(24).toString("base64url")];
     generatedKey = true;
   }
+  const weakSecrets: string[] = [];
+  if (!generatedKey) checkSecrets("API_KEYS", apiKeys, production, weakSecrets);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken) checkSecrets("METRICS_TOKEN", [metricsToken], production, weakSecrets);
   const logLevel = env.LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${logLevel}'`);
@@ -118,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     rateLimit: integerFrom(env, "RATE_LIMIT", 0),
     rateLimitWindowSeconds: integerFrom(env, "RATE_LIMIT_WINDOW", 60, { min: 1, max: 86_400 }),
-    authFailureLimit: integerFrom(env, "AUTH_FAILURE_LIMIT", 0),
+    authFailureLimit: integerFrom(env, "AUTH_FAILURE_LIMIT", DEFAULT_AUTH_FAILURE_LIMIT),
     authFailureWindowSeconds: integerFrom(env, "AUTH_FAILURE_WINDOW", 60, { min: 1, max: 86_400 }),
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins: listFrom(env.CORS_ORIGINS),
@@ -127,8 +191,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutSeconds: integerFrom(env, "SHUTDOWN_TIMEOUT", 10, { min: 1, max: 600 }),
     headersTimeoutSeconds: integerFrom(env, "HEADERS_TIMEOUT", 10, { min: 1, max: 600 }),
     requestTimeoutSeconds: integerFrom(env, "REQUEST_TIMEOUT", 30, { min: 1, max: 600 }),
-    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsToken,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     operationsDirs: listFrom(env.OPERATIONS_DIRS),
+    maxConnections: integerFrom(env, "MAX_CONNECTIONS", 1024, { min: 16, max: 100_000 }),
+    maxConnectionsPerAddress: integerFrom(env, "MAX_CONNECTIONS_PER_ADDRESS", 128, {
+      max: 100_000,
+    }),
+    weakSecrets,
   };
 }

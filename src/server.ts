@@ -6,7 +6,8 @@
 import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
-import { drainConnections, trackConnections } from "./http/drain.js";
+import { connectionsOf } from "./http/connections.js";
+import { drainConnections } from "./http/drain.js";
 import { holdTickShape } from "./runtime/tick-shape.js";
 
 function announceGeneratedKey(config: Config): void {
@@ -29,7 +30,10 @@ async function serve(config: Config): Promise<void> {
   const { buildReloadableApp } = await import("./reload.js");
   const service = await buildReloadableApp(config);
   const { app } = service;
-  const connections = trackConnections(app.server);
+  for (const problem of config.weakSecrets) {
+    app.log.warn(`${problem}: accepted outside production, refused when NODE_ENV is production`);
+  }
+  const connections = connectionsOf(app.server);
   await holdTickShape();
   await app.listen({ host: config.host, port: config.port });
   // SIGHUP: load the operations afresh (see reload.ts); a refused set leaves the old one.

@@ -22,10 +22,14 @@ export function allOperations(): Promise<AnyOperation[]> {
   return operations;
 }
 
-/** An app serving every operation, with {@link TEST_KEY} as its only key and no logs. */
+/**
+ * An app serving every operation, with {@link TEST_KEY} as its only key and no logs.
+ * Failed authentications are not limited (suites send hundreds of wrong keys from one
+ * address) unless `env` says so: the default limit has tests of its own.
+ */
 export async function testApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
   return buildApp({
-    config: loadConfig({ API_KEYS: TEST_KEY, ...env }),
+    config: loadConfig({ API_KEYS: TEST_KEY, AUTH_FAILURE_LIMIT: "0", ...env }),
     operations: await allOperations(),
     logger: false,
   });

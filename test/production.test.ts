@@ -210,6 +210,34 @@ describe("/metrics", () => {
     });
     expect(response.statusCode).toBe(200);
   });
+
+  it.each([
+    ["bearer scrape-token", 200],
+    ["BEARER   scrape-token", 200],
+    ["Bearer scrape-token ", 200],
+    ["Bearerscrape-token", 401],
+    ["Basic scrape-token", 401],
+    ["Bearer scrape-token extra", 401],
+  ])("reads the scheme in any case: %j → %i", async (authorization, status) => {
+    const app = await appWith({ METRICS_TOKEN: "scrape-token" });
+    const response = await app.inject({ url: "/metrics", headers: { authorization } });
+    expect(response.statusCode).toBe(status);
+    if (status === 401) expect(response.headers["www-authenticate"]).toBe('Bearer realm="metrics"');
+  });
+
+  it("wrong tokens count as failed authentications: past the limit, 429 even for the right one", async () => {
+    const app = await appWith({ METRICS_TOKEN: "scrape-token", AUTH_FAILURE_LIMIT: "3" });
+    const wrong = { authorization: "Bearer guess" };
+    for (let i = 0; i < 3; i++) {
+      expect((await app.inject({ url: "/metrics", headers: wrong })).statusCode).toBe(401);
+    }
+    const blocked = await app.inject({ url: "/metrics", headers: wrong });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().detail).toMatch(/failed authentication from this address/);
+    const right = { authorization: "Bearer scrape-token" };
+    expect((await app.inject({ url: "/metrics", headers: right })).statusCode).toBe(429);
+    expect((await app.inject({ url: SUM, headers: AUTH })).statusCode).toBe(429);
+  });
 });
 
 describe("lifecycle", () => {

@@ -10,7 +10,7 @@ import { buildGraphqlSchema } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { pathOf } from "../../src/rest/path.js";
 
-export const API_KEY = "bench-key";
+export const API_KEY = "bench-key-0123456789abcdefghijklmn";
 
 export type TargetName =
   | "raw"

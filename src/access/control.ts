@@ -6,7 +6,12 @@
  * operation field.
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
-import { API_KEY_HEADER, createKeyChecker, WWW_AUTHENTICATE } from "../http/auth.js";
+import {
+  API_KEY_HEADER,
+  createKeyChecker,
+  createSecretMatcher,
+  WWW_AUTHENTICATE,
+} from "../http/auth.js";
 import { sendError } from "../http/errors.js";
 import type { Metrics } from "../observability/metrics.js";
 import { type QuotaCounter, type QuotaState, rateLimitHeaders } from "./rate-limit.js";
@@ -38,11 +43,18 @@ export interface AccessControl {
     units: number,
   ): Promise<QuotaState | undefined>;
   /**
-   * The id of the `X-API-Key` value `presented` when a request with it passes
-   * `authenticate` at once: a valid key, and no quota configured to count it. Undefined
-   * otherwise: the hooks then decide, and answer.
+   * `onRequest` hook for a service secret other than a key (the metrics token): passes
+   * with `Authorization: Bearer <token>`, else 401; failures are counted and limited per
+   * address as failed keys are.
    */
-  passingKeyId(presented: unknown): string | undefined;
+  bearer(token: string, realm: string): onRequestHookHandler;
+  /**
+   * The id of the `X-API-Key` value `presented`, from a connection with the client
+   * `address`, when a request with it passes `authenticate` at once: a valid key, no
+   * quota configured to count it, and an address not blocked. Undefined otherwise: the
+   * hooks then decide, and answer.
+   */
+  passingKeyId(presented: unknown, address: string | undefined): string | undefined;
 }
 
 function tooManyRequests(reply: FastifyReply, state: QuotaState, what: string): FastifyReply {
@@ -85,6 +97,37 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     blockedUntil.set(address, { until: Date.now() + state.resetSeconds * 1000, state });
   }
 
+  /** The 429 for an address blocked after too many failed authentications, or undefined. */
+  function refusedAddress(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+    const blocked = authFailures ? blockedState(request.ip) : undefined;
+    if (!blocked) return undefined;
+    metrics.rateLimitRejections.inc({ policy: blocked.policy.name });
+    return tooManyRequests(reply, blocked, "failed authentication from this address");
+  }
+
+  /**
+   * Answers a failed authentication: 401 with `challenge`, or, once the address has failed
+   * too often (counted in the store first), 429.
+   */
+  function refuseFailure(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    reason: string,
+    challenge: string,
+  ): FastifyReply | Promise<FastifyReply> {
+    const headers: Record<string, string> = { "www-authenticate": challenge };
+    if (!authFailures) return sendError(reply, 401, reason, headers);
+    return authFailures.consume(request.ip).then((state) => {
+      if (!state.allowed) {
+        block(request.ip, state);
+        metrics.rateLimitRejections.inc({ policy: state.policy.name });
+        return tooManyRequests(reply, state, "failed authentication from this address");
+      }
+      Object.assign(headers, rateLimitHeaders(state));
+      return sendError(reply, 401, reason, headers);
+    });
+  }
+
   /**
    * Undefined when the key is good; else the refusal, sent at once or, when the failure
    * must be counted in the store first, once counted.
@@ -93,27 +136,14 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     request: FastifyRequest,
     reply: FastifyReply,
   ): FastifyReply | Promise<FastifyReply> | undefined {
-    const blocked = authFailures ? blockedState(request.ip) : undefined;
-    if (blocked) {
-      metrics.rateLimitRejections.inc({ policy: blocked.policy.name });
-      return tooManyRequests(reply, blocked, "failed authentication from this address");
-    }
+    const blocked = refusedAddress(request, reply);
+    if (blocked) return blocked;
     const result = check(request.headers[API_KEY_HEADER]);
     if (result.ok) {
       request.apiKeyId = result.keyId;
       return undefined;
     }
-    const headers: Record<string, string> = { "www-authenticate": WWW_AUTHENTICATE };
-    if (!authFailures) return sendError(reply, 401, result.reason, headers);
-    return authFailures.consume(request.ip).then((state) => {
-      if (!state.allowed) {
-        block(request.ip, state);
-        metrics.rateLimitRejections.inc({ policy: state.policy.name });
-        return tooManyRequests(reply, state, "failed authentication from this address");
-      }
-      Object.assign(headers, rateLimitHeaders(state));
-      return sendError(reply, 401, result.reason, headers);
-    });
+    return refuseFailure(request, reply, result.reason, WWW_AUTHENTICATE);
   }
 
   async function charge(request: FastifyRequest, reply: FastifyReply, units: number) {
@@ -151,10 +181,32 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     authenticateOnly: hook(false),
     authenticate: hook(true),
     charge,
-    passingKeyId(presented) {
-      if (perKey || authFailures) return undefined;
+    bearer(token, realm) {
+      const matches = createSecretMatcher(token);
+      const reason = `Send the ${realm} token as a Bearer token`;
+      const challenge = `Bearer realm="${realm}"`;
+      return (request, reply, done) => {
+        if (refusedAddress(request, reply)) return;
+        const presented = bearerOf(request.headers.authorization);
+        if (presented !== undefined && matches(presented)) return done();
+        const refused = refuseFailure(request, reply, reason, challenge);
+        if (refused instanceof Promise) refused.catch(done);
+      };
+    },
+    passingKeyId(presented, address) {
+      if (perKey) return undefined;
+      // A blocked address is answered by the hooks (429); one not blocked passes or fails
+      // there too when its failure must be counted.
+      if (authFailures && (address === undefined || blockedUntil.has(address))) return undefined;
       const result = check(presented);
       return result.ok ? result.keyId : undefined;
     },
   };
+}
+
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case), or undefined. */
+export function bearerOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^bearer +([^ ]+) *$/i.exec(header);
+  return match ? match[1] : undefined;
 }

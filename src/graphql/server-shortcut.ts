@@ -39,7 +39,7 @@ export interface GraphqlShortcutOptions {
   path: string;
   pipeline: Pipeline;
   /** The key's id when a request with it passes the access hook at once (no quota to count). */
-  passingKeyId(presented: unknown): string | undefined;
+  passingKeyId(presented: unknown, address: string | undefined): string | undefined;
   /** The backpressure hooks' bookkeeping. */
   admission: Admission;
   /** The metrics and line of an answered request, as fastify's completion step writes them. */
@@ -208,7 +208,7 @@ export function createGraphqlShortcut(options: GraphqlShortcutOptions): GraphqlS
       const socket = request.socket;
       // A request behind another on its connection waits its turn in the hooks.
       if (!admission.idle(socket)) return false;
-      const keyId = passingKeyId(headers[API_KEY_HEADER]);
+      const keyId = passingKeyId(headers[API_KEY_HEADER], socket.remoteAddress);
       if (keyId === undefined) return false;
       const exchange: Exchange = {
         request,

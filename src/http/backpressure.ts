@@ -7,9 +7,9 @@
  * answer or waiting requests see the connection's output not move for `stallMs`, the
  * connection is closed. Large answers not yet handed to the kernel are counted
  * process-wide; past `maxUnsentBytes`, a new large answer is replaced by a 503 and its
- * connection closed. Large requests are counted the same way, from their headers on (URL
- * and declared body): their text is held, outside the V8 heap, while the body arrives and
- * while they wait. Past `maxHeldRequestBytes` a new large request is not read: 503, or its
+ * connection closed. Large requests are counted the same way, from their headers on (URL,
+ * header lines and declared body): their text is held while the body arrives and while
+ * they wait. Past `maxHeldRequestBytes` a new large request is not read: 503, or its
  * connection closed when an answer is already due on it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -32,7 +32,7 @@ export interface BackpressureOptions {
   largeAnswerBytes: number;
   /** Bytes of large answers the process holds, not yet taken by the kernel. */
   maxUnsentBytes: number;
-  /** A request whose URL and declared body are this long counts towards `maxHeldRequestBytes`. */
+  /** A request whose URL, headers and declared body are this long counts towards `maxHeldRequestBytes`. */
   largeRequestBytes: number;
   /** Bytes of large requests the process holds, from their headers until their answer. */
   maxHeldRequestBytes: number;
@@ -139,9 +139,16 @@ export function registerBackpressure(
   let heldRequestBytes = 0;
   const handedOver = new WeakSet<IncomingMessage>();
 
-  /** A request's URL and the body it declares (or may send, without Content-Length). */
+  /**
+   * A request's URL, header lines and the body it declares (or may send, without
+   * Content-Length): what the process holds for it.
+   */
   function requestBytes(request: FastifyRequest): number {
     const headers = request.headers;
+    const raw = request.raw.rawHeaders;
+    // Each line's name and value, and its ": " and CRLF.
+    let headerBytes = raw.length * 2;
+    for (let i = 0; i < raw.length; i++) headerBytes += (raw[i] as string).length;
     const declared =
       headers["content-length"] !== undefined
         ? Number(headers["content-length"]) || 0
@@ -149,7 +156,7 @@ export function registerBackpressure(
           ? maxBodyBytes
           : 0;
     // Past the limit a body is refused (413) as it arrives, not held.
-    return request.url.length + Math.min(declared, maxBodyBytes);
+    return request.url.length + headerBytes + Math.min(declared, maxBodyBytes);
   }
 
   function checkStall(state: ConnectionState): void {
@@ -297,22 +304,27 @@ export function registerBackpressure(
 }
 
 /**
- * Whether `socket` has been idle for `graceMs`: no request running or waiting, no answer
- * left to send, and not a byte read since its last answer (a request may be arriving).
- * A connection that has not had a request yet counts from `acceptedAt`.
+ * Since when `socket` has been idle (a `performance.now()` time), or -1 while it is busy:
+ * a request running or waiting, an answer left to send, or a byte read since its last
+ * answer (a request may be arriving). A connection that has not had a request yet is
+ * idle from `acceptedAt` until its first byte.
+ */
+export function idleSince(socket: Socket, acceptedAt: number): number {
+  const state = (socket as WithState<Socket>)[STATE];
+  if (socket.writableLength > 0) return -1;
+  if (!state) return socket.bytesRead === 0 ? acceptedAt : -1;
+  return !state.running && state.waiting.length === 0 && socket.bytesRead === state.readAtIdle
+    ? state.idleSince
+    : -1;
+}
+
+/**
+ * Whether `socket` has been idle for `graceMs` (see {@link idleSince}).
  *
  * @example
  * if (idleFor(socket, 1000, acceptedAt)) socket.end(); // during shutdown
  */
 export function idleFor(socket: Socket, graceMs: number, acceptedAt: number): boolean {
-  const state = (socket as WithState<Socket>)[STATE];
-  if (socket.writableLength > 0) return false;
-  const now = performance.now();
-  if (!state) return socket.bytesRead === 0 && now - acceptedAt >= graceMs;
-  return (
-    !state.running &&
-    state.waiting.length === 0 &&
-    socket.bytesRead === state.readAtIdle &&
-    now - state.idleSince >= graceMs
-  );
+  const since = idleSince(socket, acceptedAt);
+  return since !== -1 && performance.now() - since >= graceMs;
 }

@@ -8,21 +8,9 @@
  * by the server only once it has been idle for `idleGraceMs`.
  */
 import type { Server } from "node:http";
-import { Server as NetServer, type Socket } from "node:net";
+import { Server as NetServer } from "node:net";
 import { idleFor } from "./backpressure.js";
-
-/** When each open connection was accepted. */
-export type Connections = Map<Socket, number>;
-
-/** Starts recording `server`'s connections (call before it listens). */
-export function trackConnections(server: Server): Connections {
-  const connections: Connections = new Map();
-  server.on("connection", (socket: Socket) => {
-    connections.set(socket, performance.now());
-    socket.once("close", () => connections.delete(socket));
-  });
-  return connections;
-}
+import type { Connections } from "./connections.js";
 
 export interface DrainOptions {
   /** How long a connection must have been idle before the server closes it. */
@@ -53,7 +41,7 @@ export function drainConnections(
     // net's close: stop accepting, without http's closing of idle connections.
     NetServer.prototype.close.call(server);
     const poll = setInterval(() => {
-      for (const [socket, acceptedAt] of connections) {
+      for (const [socket, { acceptedAt }] of connections) {
         if (idleFor(socket, options.idleGraceMs, acceptedAt)) socket.end();
       }
       if (connections.size === 0) {

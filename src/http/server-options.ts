@@ -8,14 +8,15 @@ import type { Config } from "../config.js";
 import { logDestination } from "../observability/log-destination.js";
 import type { Metrics } from "../observability/metrics.js";
 import { parseQueryString } from "../rest/query.js";
+import { trackConnections } from "./connections.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
 import { noChildLogger, type RequestLog, requestIdOf } from "./observability.js";
 
 /** The largest request body any route reads; past it, 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Open connections one process serves at once. */
-export const MAX_CONNECTIONS = 1024;
+/** Header lines a request may have; past it Node answers 431 (22: ignores the rest). */
+export const MAX_HEADER_LINES = 100;
 
 export interface ServerOptionsInput {
   /** Pino logger options, or false for none (tests). */
@@ -101,12 +102,19 @@ export const httpServer: FastifyServerFactory = (handler, options) => {
   return server;
 };
 
-/** The limits set on the Node server itself, once fastify has made it. */
-export function limitConnections(app: FastifyInstance): void {
-  // Header count is bounded by maxHeaderSize alone. Node 24 answers 431 past
-  // maxHeadersCount (default 2,000 entries) where Node 22 silently dropped the rest.
-  app.server.maxHeadersCount = 0;
-  // Bounds what connections can hold in memory together (see docs/budgets-and-fairness.md);
-  // past it node drops new connections at once.
-  app.server.maxConnections = MAX_CONNECTIONS;
+/**
+ * The limits set on the Node server itself, once fastify has made it: header lines, and
+ * the connections it holds (see connections.ts). A reload's app, whose server never
+ * listens, sets them on that one.
+ */
+export function limitConnections(app: FastifyInstance, config: Config, metrics: Metrics): void {
+  // Every header line is a string held until its request is answered: bounded in count
+  // here, in bytes by maxHeaderSize and, once received, by the held-bytes bound.
+  app.server.maxHeadersCount = MAX_HEADER_LINES;
+  trackConnections(app.server, {
+    max: config.maxConnections,
+    // Behind a proxy every client comes from its address: the proxy bounds clients.
+    perAddress: config.trustProxy === false ? config.maxConnectionsPerAddress : 0,
+    onRefused: (reason, scope) => metrics.connectionsRefused.inc({ reason, scope }),
+  });
 }

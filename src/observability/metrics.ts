@@ -142,6 +142,8 @@ export interface Metrics {
   rateLimitRejections: Counter<"policy">;
   rateLimitStoreFailures: Counter;
   logLinesDropped: Counter;
+  /** New connections refused, and idle ones closed to make room, per bound (http/connections.ts). */
+  connectionsRefused: Counter<"reason" | "scope">;
 }
 
 /**
@@ -197,6 +199,12 @@ export function createMetrics(): Metrics {
     logLinesDropped: new Counter({
       name: "log_lines_dropped_total",
       help: "Log lines dropped because stdout fell 16 MB behind the log.",
+      registers: [registry],
+    }),
+    connectionsRefused: new Counter({
+      name: "connections_refused_total",
+      help: "Connections past a bound (scope: process, address): refused with 503, or idle ones evicted to make room.",
+      labelNames: ["reason", "scope"],
       registers: [registry],
     }),
   };

@@ -29,7 +29,7 @@ export type RestShortcut = (request: IncomingMessage, response: ServerResponse) 
 export interface RestShortcutOptions {
   routes: readonly RestRoute[];
   /** The key's id when a request with it passes the access hook at once (no quota to count). */
-  passingKeyId(presented: unknown): string | undefined;
+  passingKeyId(presented: unknown, address: string | undefined): string | undefined;
   /** The backpressure hooks' bookkeeping. */
   admission: Admission;
   /** Counts a calculation, as the REST route's runner counts it. */
@@ -77,7 +77,7 @@ export function createRestShortcut(options: RestShortcutOptions): RestShortcut {
     const socket = request.socket;
     // A request behind another on its connection waits its turn in the hooks.
     if (!admission.idle(socket)) return false;
-    const keyId = passingKeyId(headers[API_KEY_HEADER]);
+    const keyId = passingKeyId(headers[API_KEY_HEADER], socket.remoteAddress);
     if (keyId === undefined) return false;
     let body: string | undefined;
     try {

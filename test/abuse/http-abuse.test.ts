@@ -61,6 +61,10 @@ beforeAll(async () => {
       HEADERS_TIMEOUT: String(HEADERS_TIMEOUT_S),
       REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_S),
       LOG_LEVEL: "warn",
+      // Every client here is 127.0.0.1: the per-address bound has its own process test
+      // (test/process/front-door.test.ts); these cases are about single connections.
+      MAX_CONNECTIONS_PER_ADDRESS: "0",
+      AUTH_FAILURE_LIMIT: "0",
     }),
     operations: await allOperations(),
     // Warnings and errors are kept: an "unexpected fault" line fails the last test.
@@ -181,11 +185,21 @@ describe("oversized requests", () => {
     expectRefusedAndClosed(result, [431]);
   });
 
-  it("5,000 small headers (within 128 KiB) are answered normally", async () => {
-    const many = Array.from({ length: 5000 }, (_, i) => `X-H${i}: v\r\n`).join("");
-    const result = await raw("5,000 headers", get(NORMAL_PATH, many));
+  it("100 header lines are answered normally", async () => {
+    const many = Array.from({ length: 97 }, (_, i) => `X-H${i}: v\r\n`).join("");
+    const result = await raw("100 headers", get(NORMAL_PATH, many));
     expectAnswer(result, 200);
     expect(JSON.parse(result.body)).toMatchObject({ result: 3 });
+  });
+
+  it("5,000 small headers (within 128 KiB): past 100 lines, a 431 (Node 22: the rest ignored)", async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `X-H${i}: v\r\n`).join("");
+    const result = await raw("5,000 headers", get(NORMAL_PATH, many));
+    if (Number(process.versions.node.split(".")[0]) >= 24) {
+      expectRefusedAndClosed(result, [431]);
+    } else {
+      expectAnswer(result, 200);
+    }
   });
 
   it("20,000 query parameters are a 422 (too many parameters), not work per parameter", async () => {

@@ -39,11 +39,13 @@ const PROJECT = "uc-deploy-test";
 const IMAGE_V1 = "utility-calculation-service:deploy-test";
 const IMAGE_V2 = "utility-calculation-service:deploy-test-v2";
 const LIMIT = 500;
-const QUOTA_KEY = "quota-key";
-const EXAMPLES_KEY = "examples-key";
-const PROBE_KEYS = Array.from({ length: 150 }, (_, i) => `probe-${i}`);
+// Production refuses keys shorter than 32 characters: each name carries this tail.
+const KEY_TAIL = "-deploy-test-0123456789abcdefghij";
+const QUOTA_KEY = `quota-key${KEY_TAIL}`;
+const EXAMPLES_KEY = `examples-key${KEY_TAIL}`;
+const PROBE_KEYS = Array.from({ length: 150 }, (_, i) => `probe-${i}${KEY_TAIL}`);
 // Enough keys that the load never meets the quota: 100 × 500 a minute.
-const LOAD_KEYS = Array.from({ length: 100 }, (_, i) => `load-${i}`);
+const LOAD_KEYS = Array.from({ length: 100 }, (_, i) => `load-${i}${KEY_TAIL}`);
 const LOAD_PATH = "/v1/math/sum?numbers=0.1,0.2";
 const SUM_ROUTE = 'route="/v1/math/sum"';
 const IMAGE_LIMIT_BYTES = 200e6;

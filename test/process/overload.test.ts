@@ -26,7 +26,7 @@ import {
   stopAll,
 } from "./helpers.js";
 
-const KEY = "overload-test-key";
+const KEY = "overload-test-key-0123456789abcdef";
 const HEADERS = { "x-api-key": KEY };
 /** Ten rules of 32-character words: up to 320 characters an item. */
 const RULES = Array.from(
