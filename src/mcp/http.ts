@@ -43,8 +43,7 @@ function callArguments(message: unknown): Record<string, unknown> | undefined {
 
 /**
  * Bytes of a list-like answer (`tools/list`) that cost one quota unit: a client pulling the
- * tool list in a loop spends its quota as one pulling answers of that size from tools
- * does, instead of taking ~48 KB an answer for nothing.
+ * tool list in a loop spends its quota, instead of taking the whole list for nothing.
  */
 export const LIST_BYTES_PER_UNIT = 16 * 1024;
 
