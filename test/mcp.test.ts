@@ -10,14 +10,14 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { DECIMAL_LITERAL } from "../src/kit/decimal.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import type { Problem } from "../src/kit/errors.js";
 import { describeParam } from "../src/kit/params.js";
-import { toolCallsIn } from "../src/mcp/http.js";
+import { LIST_BYTES_PER_UNIT, listUnits, quotaUnitsOf } from "../src/mcp/http.js";
 import { toolNameOf } from "../src/mcp/tools.js";
 import { DEFAULT_OPERATIONS_DIR, loadOperations } from "../src/registry/loader.js";
 import { planFor, QueryValues, toInput } from "../src/rest/query.js";
@@ -241,17 +241,189 @@ describe("tool calls", () => {
   });
 });
 
-describe("quota units of a request body", () => {
+describe("quota units of a request's messages", () => {
   const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "math_sum" } };
   it.each([
-    ["one tools/call", call, 1],
-    ["a batch of two calls and a list", [call, call, { ...call, method: "tools/list" }], 2],
-    ["initialize", { jsonrpc: "2.0", id: 1, method: "initialize" }, 0],
-    ["a notification", { jsonrpc: "2.0", method: "notifications/initialized" }, 0],
-    ["not JSON-RPC at all", "tools/call", 0],
-    ["null", null, 0],
-  ])("%s: %i", (_why, body, units) => {
-    expect(toolCallsIn(body)).toBe(units);
+    ["one tools/call", 1, [call]],
+    [
+      "a batch of two calls and a list (3 units)",
+      5,
+      [call, call, { ...call, method: "tools/list" }],
+    ],
+    ["initialize", 0, [{ jsonrpc: "2.0", id: 1, method: "initialize" }]],
+    ["ping", 0, [{ jsonrpc: "2.0", id: 1, method: "ping" }]],
+    ["a notification", 0, [{ jsonrpc: "2.0", method: "notifications/initialized" }]],
+    ["an unknown method", 0, [{ jsonrpc: "2.0", id: 1, method: "resources/list" }]],
+    ["null", 0, [null]],
+  ])("%s: %i units", (_why, units, messages) => {
+    expect(quotaUnitsOf(messages, 3)).toBe(units);
+  });
+
+  it("prices a list-like answer by its size: one unit per 16 KiB begun, at least 1", () => {
+    expect(LIST_BYTES_PER_UNIT).toBe(16 * 1024);
+    expect([0, 1, 16 * 1024, 16 * 1024 + 1, 48_000].map(listUnits)).toEqual([1, 1, 1, 2, 3]);
+  });
+});
+
+describe("the quota: only what is served is charged", () => {
+  const LIMIT = 20;
+  const JSON_AND_SSE = "application/json, text/event-stream";
+  const sumCall = (id: number, numbers: unknown = ["1"]) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "math_sum", arguments: { numbers } },
+  });
+  const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+  const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "quota-test", version: "1.0.0" },
+    },
+  };
+  let limited: FastifyInstance | undefined;
+  let unitsPerList = 0;
+
+  beforeAll(async () => {
+    // The list's price, from its size: the registry's tools, written as JSON.
+    const tools = (await client.listTools()).tools;
+    unitsPerList = listUnits(Buffer.byteLength(JSON.stringify({ tools })));
+    expect(unitsPerList).toBeGreaterThanOrEqual(2);
+  });
+  afterEach(async () => {
+    await limited?.close();
+    limited = undefined;
+  });
+
+  /** An app of its own for each test, so each starts with a full quota. */
+  const start = async () => {
+    limited = await testApp({ RATE_LIMIT: String(LIMIT), RATE_LIMIT_WINDOW: "60" });
+  };
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    (limited as FastifyInstance).inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...AUTH, accept: JSON_AND_SSE, "content-type": "application/json", ...headers },
+      payload: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const remaining = (response: { headers: Record<string, unknown> }) =>
+    Number(/;r=(\d+)/.exec(String(response.headers.ratelimit))?.[1]);
+
+  it("charges nothing for a request refused whole: framing, batch bound, arguments, budget", async () => {
+    await start();
+    const manyNames = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`x${i}`, 1]));
+    const refusals: [string, unknown, Record<string, string>, number][] = [
+      [
+        "101 calls (over the batch bound)",
+        Array.from({ length: 101 }, (_, i) => sumCall(i)),
+        {},
+        400,
+      ],
+      [
+        "calls with an Accept without text/event-stream",
+        [sumCall(1), sumCall(2)],
+        { accept: "application/json" },
+        406,
+      ],
+      [
+        "a call sent as text/plain",
+        JSON.stringify(sumCall(1)),
+        { "content-type": "text/plain" },
+        415,
+      ],
+      ["calls beside a message that is not JSON-RPC", [sumCall(1), { hello: "world" }], {}, 400],
+      [
+        "a call with an unsupported protocol version",
+        sumCall(1),
+        { "mcp-protocol-version": "1999-01-01" },
+        400,
+      ],
+      [
+        "a call with 101 argument names",
+        { ...sumCall(1), params: { name: "math_sum", arguments: manyNames } },
+        {},
+        400,
+      ],
+      [
+        "calls over the batch's list items",
+        [sumCall(1, Array(6_000).fill("1")), sumCall(2, Array(6_000).fill("1"))],
+        {},
+        400,
+      ],
+    ];
+    for (const [why, body, headers, status] of refusals) {
+      const response = await post(body, headers);
+      expect(response.statusCode, why).toBe(status);
+    }
+    const served = await post(sumCall(9));
+    expect(served.statusCode).toBe(200);
+    expect(remaining(served)).toBe(LIMIT - 1);
+  });
+
+  it("charges a batch once: its calls, and each tools/list by the list's size", async () => {
+    await start();
+    const batch = await post([sumCall(1), sumCall(2), list]);
+    expect(batch.statusCode).toBe(200);
+    expect(remaining(batch)).toBe(LIMIT - 2 - unitsPerList);
+    const alone = await post(list);
+    expect(alone.statusCode).toBe(200);
+    expect(remaining(alone)).toBe(LIMIT - 2 - 2 * unitsPerList);
+  });
+
+  it("keeps none of a refused request's units: what is left stays usable", async () => {
+    await start();
+    const spend = await post(Array.from({ length: LIMIT - 2 }, (_, i) => sumCall(i)));
+    expect(remaining(spend)).toBe(2);
+    const tooMany = await post(Array.from({ length: 10 }, (_, i) => sumCall(i)));
+    expect(tooMany.statusCode).toBe(429);
+    expect(tooMany.headers["retry-after"]).toBeDefined();
+    expect(tooMany.json().detail).toMatch(/asks for 10/);
+    expect(remaining(tooMany)).toBe(2);
+    for (const left of [1, 0]) {
+      const call = await post(sumCall(1));
+      expect(call.statusCode).toBe(200);
+      expect(remaining(call)).toBe(left);
+    }
+  });
+
+  it("serves initialize, ping and notifications free while a unit is left", async () => {
+    await start();
+    await post(Array.from({ length: LIMIT - 1 }, (_, i) => sumCall(i)));
+    for (const body of [
+      initialize,
+      ping,
+      [ping, ping],
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]) {
+      const response = await post(body);
+      expect(response.statusCode, JSON.stringify(body)).toBeLessThan(300);
+      expect(remaining(response)).toBe(1);
+    }
+    // The list costs more than the unit left: refused, and the unit is still there.
+    expect((await post(list)).statusCode).toBe(429);
+    expect((await post(sumCall(1))).statusCode).toBe(200);
+  });
+
+  it("refuses a key with no unit left everything, free or not, with a small 429", async () => {
+    await start();
+    expect(remaining(await post(Array.from({ length: LIMIT }, (_, i) => sumCall(i))))).toBe(0);
+    for (const body of [
+      list,
+      initialize,
+      ping,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]) {
+      const response = await post(body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(429);
+      expect(response.headers["retry-after"]).toBeDefined();
+      expect(response.body.length).toBeLessThan(300);
+      expect(response.json().detail).toMatch(/^Too many requests/);
+    }
   });
 });
 

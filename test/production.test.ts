@@ -78,6 +78,20 @@ describe("per-key quota", () => {
     expect(second.json().data).toBeUndefined();
   });
 
+  it("keeps none of a refused request's units: a refused 5-field document leaves 1 unit usable", async () => {
+    const app = await appWith({ RATE_LIMIT: "6" });
+    const post = (fields: number) =>
+      app.inject({ method: "POST", url: "/graphql", headers: AUTH, payload: graphqlBatch(fields) });
+    expect((await post(5)).headers.ratelimit).toMatch(/r=1;/);
+    const refused = await post(5);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers.ratelimit).toMatch(/r=1;/);
+    const last = await post(1);
+    expect(last.statusCode).toBe(200);
+    expect(last.headers.ratelimit).toMatch(/r=0;/);
+    expect((await app.inject({ url: SUM, headers: AUTH })).statusCode).toBe(429);
+  });
+
   it("is off by default: no RateLimit fields", async () => {
     const app = await appWith({});
     const response = await app.inject({ url: SUM, headers: AUTH });

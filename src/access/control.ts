@@ -34,8 +34,10 @@ export interface AccessControl {
   /** `onRequest` hook that checks the key only; the route charges its quota itself. */
   authenticateOnly: onRequestHookHandler;
   /**
-   * Charges `units` to the request's key. Returns the quota state (headers already set
-   * on the reply), or undefined when limits are off.
+   * Charges `units` to the request's key; a refused charge takes none of them. With 0
+   * units nothing is counted, but the state says refused when the key has no unit left,
+   * so a key over its quota gets nothing, free or not. Returns the quota state (headers
+   * already set on the reply), or undefined when limits are off.
    */
   charge(
     request: FastifyRequest,
@@ -148,7 +150,10 @@ export function createAccessControl(options: AccessOptions): AccessControl {
 
   async function charge(request: FastifyRequest, reply: FastifyReply, units: number) {
     if (!perKey || !request.apiKeyId) return undefined;
-    const state = await perKey.consume(request.apiKeyId, units);
+    const state =
+      units > 0
+        ? await perKey.consume(request.apiKeyId, units)
+        : await perKey.peek(request.apiKeyId);
     reply.headers(rateLimitHeaders(state));
     if (!state.allowed) {
       metrics.rateLimitRejections.inc({ policy: state.policy.name });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { throttledWarning } from "./from-config.js";
-import { createQuotaCounter, createRedisClient, rateLimitHeaders } from "./rate-limit.js";
+import {
+  createQuotaCounter,
+  createRedisClient,
+  REFUND_MIN_MS,
+  rateLimitHeaders,
+} from "./rate-limit.js";
 
 const policy = { name: "per-key", limit: 3, windowSeconds: 60 };
 
@@ -23,6 +28,37 @@ describe("a quota counter in memory", () => {
     expect((await counter.consume("a", 3)).remaining).toBe(0);
     expect((await counter.consume("a", 1)).allowed).toBe(false);
   });
+
+  it("keeps none of a refused request's units: what is left stays usable", async () => {
+    const counter = createQuotaCounter(policy, { kind: "memory" });
+    await counter.consume("a", 2);
+    const refused = await counter.consume("a", 10);
+    expect(refused).toMatchObject({ allowed: false, remaining: 1 });
+    expect(refused.resetSeconds).toBeGreaterThan(1);
+    expect(await counter.consume("a", 1)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await counter.consume("a", 1)).allowed).toBe(false);
+  });
+
+  it("refunds nothing within REFUND_MIN_MS of the reset, where it would credit the next window", async () => {
+    expect(REFUND_MIN_MS).toBeGreaterThanOrEqual(1000);
+    // A one-second window always ends within REFUND_MIN_MS.
+    const counter = createQuotaCounter({ ...policy, windowSeconds: 1 }, { kind: "memory" });
+    await counter.consume("a", 2);
+    expect((await counter.consume("a", 10)).allowed).toBe(false);
+    expect((await counter.consume("a", 1)).allowed).toBe(false);
+  });
+
+  it("peeks without counting: allowed while a unit is left", async () => {
+    const counter = createQuotaCounter(policy, { kind: "memory" });
+    expect(await counter.peek("a")).toMatchObject({ allowed: true, remaining: 3 });
+    for (let i = 0; i < 5; i++) await counter.peek("a");
+    expect(await counter.consume("a", 2)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await counter.peek("a")).toMatchObject({ allowed: true, remaining: 1 });
+    await counter.consume("a", 1);
+    const spent = await counter.peek("a");
+    expect(spent).toMatchObject({ allowed: false, remaining: 0 });
+    expect(spent.resetSeconds).toBeGreaterThan(1);
+  });
 });
 
 describe("a quota counter whose store is down", () => {
@@ -35,6 +71,8 @@ describe("a quota counter whose store is down", () => {
       const state = await counter.consume("a");
       expect(state).toMatchObject({ allowed: true, failedOpen: true, remaining: 3 });
       expect(errors).toHaveLength(1);
+      expect(await counter.peek("a")).toMatchObject({ allowed: true, failedOpen: true });
+      expect(errors).toHaveLength(2);
     } finally {
       client.disconnect();
     }

@@ -34,8 +34,21 @@ export type StoreFailureListener = (error: Error) => void;
 /** Counts units against one policy, by partition key. */
 export interface QuotaCounter {
   readonly policy: QuotaPolicy;
+  /**
+   * Counts `units` when the partition has them left; a refused consume keeps none of them
+   * (see {@link REFUND_MIN_MS}), so a request too big for what is left does not use it up.
+   */
   consume(partition: string, units?: number): Promise<QuotaState>;
+  /** The partition's state, counting nothing: allowed while at least one unit is left. */
+  peek(partition: string): Promise<QuotaState>;
 }
+
+/**
+ * A refused consume gives its units back unless the window ends within this many ms: a
+ * refund that landed after the reset would start the next window below zero (extra units).
+ * Units kept that close to the reset expire with the window anyway.
+ */
+export const REFUND_MIN_MS = 1_000;
 
 const require = createRequire(import.meta.url);
 
@@ -80,6 +93,7 @@ function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstra
  * @example
  * const perKey = createQuotaCounter({ name: "per-key", limit: 100, windowSeconds: 60 }, { kind: "memory" });
  * const state = await perKey.consume(keyId); // { allowed: true, remaining: 99, … }
+ * await perKey.peek(keyId); // the same state, nothing counted
  */
 export function createQuotaCounter(
   policy: QuotaPolicy,
@@ -95,21 +109,44 @@ export function createQuotaCounter(
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
     failedOpen: false,
   });
+  const untouched: QuotaState = Object.freeze({
+    allowed: true,
+    policy,
+    remaining: policy.limit,
+    resetSeconds: policy.windowSeconds,
+    failedOpen: false,
+  });
+  const failedOpen = (error: unknown): QuotaState => {
+    onStoreFailure(error instanceof Error ? error : new Error(String(error)));
+    return { ...untouched, failedOpen: true };
+  };
   return {
     policy,
     async consume(partition, units = 1) {
+      let refused: RateLimiterRes;
       try {
         return stateOf(await limiter.consume(partition, units), true);
       } catch (outcome) {
-        if (outcome instanceof RateLimiterRes) return stateOf(outcome, false);
-        onStoreFailure(outcome instanceof Error ? outcome : new Error(String(outcome)));
-        return {
-          allowed: true,
-          policy,
-          remaining: policy.limit,
-          resetSeconds: policy.windowSeconds,
-          failedOpen: true,
-        };
+        if (!(outcome instanceof RateLimiterRes)) return failedOpen(outcome);
+        refused = outcome;
+      }
+      if (refused.msBeforeNext <= REFUND_MIN_MS) return stateOf(refused, false);
+      try {
+        return stateOf(await limiter.reward(partition, units), false);
+      } catch (error) {
+        // The refund was lost: the units stay counted, the safe side for the service.
+        onStoreFailure(error instanceof Error ? error : new Error(String(error)));
+        return stateOf(refused, false);
+      }
+    },
+    async peek(partition) {
+      try {
+        const res = await limiter.get(partition);
+        // No record, or one whose window has ended but is not yet swept: nothing counted.
+        if (res === null || res.msBeforeNext <= 0) return untouched;
+        return stateOf(res, res.remainingPoints > 0);
+      } catch (error) {
+        return failedOpen(error);
       }
     },
   };

@@ -2,8 +2,8 @@
  * Stateless Streamable HTTP (JSON responses) for one long-lived MCP server. The SDK's own
  * transport for this wants a fresh server and transport per HTTP request, the costliest
  * part of an MCP call in CPU and memory (docs/mcp.md); here one server, built once,
- * answers every request through {@link Exchange}, and {@link answerPost} frames each
- * request as the SDK's transport does: the same checks, statuses and JSON-RPC errors.
+ * answers every request through {@link Exchange}, and {@link frame} frames each request
+ * as the SDK's transport does: the same checks, statuses and JSON-RPC errors.
  * Loaded with the SDK on the first `/mcp` request (see http.ts).
  */
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
@@ -174,17 +174,14 @@ function failure(status: number, code: number, message: string): McpAnswer {
 }
 
 /**
- * Answers one `POST /mcp` whose body fastify has parsed, as the SDK's stateless transport
+ * Frames one `POST /mcp` whose body fastify has parsed, as the SDK's stateless transport
  * with JSON responses would: 406 without both media types in `Accept`, 415 for a body that
  * is not JSON, 400 for a batch over {@link MAX_BATCH_SIZE} messages, a message that is
- * not JSON-RPC, an initialization in a batch, or an unsupported `Mcp-Protocol-Version`;
- * 202 when it holds no request; else 200 with the response (an array for several).
+ * not JSON-RPC, an initialization in a batch, or an unsupported `Mcp-Protocol-Version`.
+ * Returns that refusal, or the request's messages, which nothing has handled yet: the
+ * caller charges them before {@link dispatch} runs them.
  */
-export async function answerPost(
-  exchange: Exchange,
-  headers: McpHeaders,
-  body: unknown,
-): Promise<McpAnswer> {
+export function frame(headers: McpHeaders, body: unknown): JSONRPCMessage[] | McpAnswer {
   const accept = headers.accept;
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
     return failure(
@@ -226,6 +223,17 @@ export async function answerPost(
       `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
     );
   }
+  return messages;
+}
+
+/**
+ * Hands framed `messages` to the server: 202 when they hold no request; else 200 with
+ * the response (an array for several).
+ */
+export async function dispatch(
+  exchange: Exchange,
+  messages: readonly JSONRPCMessage[],
+): Promise<McpAnswer> {
   const answers: Promise<JSONRPCMessage>[] = [];
   for (const message of messages) {
     if (isJSONRPCRequest(message)) answers.push(exchange.request(message));

@@ -1,13 +1,15 @@
 /**
  * MCP over Streamable HTTP at `POST /mcp`, stateless: no session, so any replica can
  * answer any request. Behind the same access layer as every route (the key before
- * anything is read; one quota unit per tool call), and answered through fastify's own
+ * anything is read; the quota charged once the request can no longer be refused, see
+ * {@link quotaUnitsOf}), and answered through fastify's own
  * reply, so the request log line, metrics and security headers are those of REST. The
  * SDK is imported on the first `/mcp` request: a process that never serves MCP never
  * loads it (several MB of heap).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AccessControl } from "../access/control.js";
+import type { QuotaState } from "../access/rate-limit.js";
 import {
   MAX_LIST_ITEMS_PER_REQUEST,
   overBudget,
@@ -17,14 +19,15 @@ import {
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
-import type { Exchange } from "./exchange.js";
+import type { Exchange, McpAnswer } from "./exchange.js";
 import { createMcpTools } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
 
 /** What answers `/mcp`: the framing, and the one server's exchange. */
 interface Mcp {
-  answerPost: typeof import("./exchange.js").answerPost;
+  frame: typeof import("./exchange.js").frame;
+  dispatch: typeof import("./exchange.js").dispatch;
   exchange: Exchange;
 }
 
@@ -38,20 +41,31 @@ function callArguments(message: unknown): Record<string, unknown> | undefined {
   return typeof args === "object" && args !== null ? (args as Record<string, unknown>) : undefined;
 }
 
-/** How many `tools/call` messages a JSON-RPC body (one message or a batch) holds. */
-export function toolCallsIn(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  let calls = 0;
+/**
+ * Bytes of a list-like answer (`tools/list`) that cost one quota unit: a client pulling the
+ * tool list in a loop spends its quota, instead of taking the whole list for nothing.
+ */
+export const LIST_BYTES_PER_UNIT = 16 * 1024;
+
+/** The quota units of a list-like answer of `bytes`: one per {@link LIST_BYTES_PER_UNIT} begun, at least 1. */
+export function listUnits(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / LIST_BYTES_PER_UNIT));
+}
+
+/**
+ * The quota units of a request's JSON-RPC messages: one per `tools/call`, `unitsPerList`
+ * per `tools/list`. Nothing for the rest (`initialize`, `ping`, notifications, responses,
+ * unknown methods): a request of those only is charged 0 units, so it passes while the key
+ * has a unit left and is refused once it has none (see docs/mcp.md, *Quota*).
+ */
+export function quotaUnitsOf(messages: readonly unknown[], unitsPerList: number): number {
+  let units = 0;
   for (const message of messages) {
-    if (
-      typeof message === "object" &&
-      message !== null &&
-      (message as { method?: unknown }).method === "tools/call"
-    ) {
-      calls += 1;
-    }
+    const method = (message as { method?: unknown } | null)?.method;
+    if (method === "tools/call") units += 1;
+    else if (method === "tools/list") units += unitsPerList;
   }
-  return calls;
+  return units;
 }
 
 /**
@@ -75,8 +89,9 @@ export function registerMcp(
   let mcp: Promise<Mcp> | undefined;
   const ready = (): Promise<Mcp> => {
     if (mcp === undefined) {
-      mcp = import("./exchange.js").then(async ({ answerPost, connectExchange }) => ({
-        answerPost,
+      mcp = import("./exchange.js").then(async ({ frame, dispatch, connectExchange }) => ({
+        frame,
+        dispatch,
         exchange: await connectExchange(tools),
       }));
       mcp.catch(() => {
@@ -105,9 +120,13 @@ export function registerMcp(
     return undefined;
   }
 
-  /** Bytes of the `tools/list` answer, the same every time; writing it is ~10 ns a byte. */
+  /**
+   * Bytes of the `tools/list` answer, the same for every request until a reload builds the
+   * tools again; writing it is ~10 ns a byte. Its price in quota units follows from them.
+   */
   const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
   const LIST_WORK_PER_BYTE = 10;
+  const unitsPerList = listUnits(listBytes);
 
   /**
    * Why a batch's messages together are over the request's limits, or undefined: the list
@@ -142,43 +161,55 @@ export function registerMcp(
     return reason === undefined ? undefined : `the batch's messages together: ${reason}`;
   }
 
-  async function chargeToolCalls(request: FastifyRequest, reply: FastifyReply) {
-    // A batch is one request: its messages share one budget, as a GraphQL document's fields do.
-    const batch = Array.isArray(request.body) && request.body.length > 1;
-    const overBatch =
-      tooManyArgumentNames(request.body) ??
-      (batch ? batchOverBudget(request.body as unknown[]) : undefined);
-    if (overBatch !== undefined) {
+  /** Sends a framing refusal or the server's answer. */
+  function send(reply: FastifyReply, answer: McpAnswer): FastifyReply {
+    reply.code(answer.status);
+    if (answer.body === undefined) return reply.send();
+    return reply.type("application/json").send(answer.body);
+  }
+
+  /**
+   * Why the framed `messages` are refused whole for their arguments or their budget, or
+   * undefined. A batch is one request: its messages share one budget, as a GraphQL
+   * document's fields do.
+   */
+  function overBounds(messages: unknown[]): string | undefined {
+    return (
+      tooManyArgumentNames(messages) ??
+      (messages.length > 1 ? batchOverBudget(messages) : undefined)
+    );
+  }
+
+  /** The 429 of a request its key's quota does not cover (headers set by `charge`). */
+  function refuse(reply: FastifyReply, state: QuotaState, units: number): FastifyReply {
+    const asked = units > 0 ? `this request asks for ${units}` : "none is left";
+    return sendError(
+      reply,
+      429,
+      `Too many requests: this API key is limited to ${state.policy.limit} units per ${state.policy.windowSeconds} seconds; ${asked}; retry in ${state.resetSeconds} seconds`,
+    );
+  }
+
+  app.post(MCP_PATH, { onRequest: access.authenticateOnly }, async (request, reply) => {
+    const { frame, dispatch, exchange } = await ready();
+    // Whatever can refuse the request comes before its charge: a refused request costs nothing.
+    const messages = frame(request.headers, request.body);
+    if (!Array.isArray(messages)) return send(reply, messages);
+    const over = overBounds(messages);
+    if (over !== undefined) {
       return reply
         .code(400)
         .type("application/json; charset=utf-8")
         .send({
           jsonrpc: "2.0",
           id: null,
-          error: { code: -32600, message: `Invalid Request: ${overBatch}` },
+          error: { code: -32600, message: `Invalid Request: ${over}` },
         });
     }
-    const units = toolCallsIn(request.body);
-    if (units === 0) return;
+    // Charged once, whatever the request holds; 0 units only asks whether a unit is left.
+    const units = quotaUnitsOf(messages, unitsPerList);
     const state = await access.charge(request, reply, units);
-    if (state && !state.allowed) {
-      return sendError(
-        reply,
-        429,
-        `Too many requests: this API key is limited to ${state.policy.limit} calculations per ${state.policy.windowSeconds} seconds; this request asks for ${units}; retry in ${state.resetSeconds} seconds`,
-      );
-    }
-  }
-
-  app.post(
-    MCP_PATH,
-    { onRequest: access.authenticateOnly, preHandler: chargeToolCalls },
-    async (request, reply) => {
-      const { answerPost, exchange } = await ready();
-      const answer = await answerPost(exchange, request.headers, request.body);
-      reply.code(answer.status);
-      if (answer.body === undefined) return reply.send();
-      return reply.type("application/json").send(answer.body);
-    },
-  );
+    if (state && !state.allowed) return refuse(reply, state, units);
+    return send(reply, await dispatch(exchange, messages));
+  });
 }
