@@ -27,8 +27,14 @@ import {
 } from "./helpers.js";
 
 const LIMIT = 20;
-const KEYS = { batch: "abuse-batch-key", oversize: "abuse-oversize-key", spent: "abuse-spent" };
-const POLL_KEY = "abuse-poll-key";
+// Production refuses keys shorter than 32 characters.
+const TAIL = "-0123456789abcdefghijklmnopqrstuv";
+const KEYS = {
+  batch: `abuse-batch-key${TAIL}`,
+  oversize: `abuse-oversize-key${TAIL}`,
+  spent: `abuse-spent${TAIL}`,
+};
+const POLL_KEY = `abuse-poll-key${TAIL}`;
 const JSON_AND_SSE = "application/json, text/event-stream";
 /** A 429's `{"detail": …}` is a sentence; the tool list it once answered is ~48 KB. */
 const SMALL_BODY = 400;
