@@ -14,6 +14,7 @@ import type {
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
+import { targetPath } from "./observability.js";
 
 export type Detail = string | Problem[];
 
@@ -157,7 +158,7 @@ export function registerNotFound(app: FastifyInstance): void {
     methods.set(route.url, set);
   });
   app.setNotFoundHandler((request, reply) => {
-    const allowed = methods.get(request.url.split("?", 1)[0] ?? "");
+    const allowed = methods.get(targetPath(request.url));
     if (allowed) {
       return sendError(reply, 405, "Method Not Allowed", { allow: [...allowed].sort().join(", ") });
     }
