@@ -38,6 +38,25 @@ export function sendError(
 }
 
 /**
+ * Writes `{"detail": detail}` with `status` and `headers` on a response fastify never sees
+ * (protocol-edges.ts: an expectation Node would refuse with an empty 417).
+ */
+export function writeError(
+  response: ServerResponse,
+  status: number,
+  detail: Detail,
+  headers: Record<string, string | number>,
+): void {
+  const body = JSON.stringify({ detail });
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
+/**
  * Fastify's error handler: known errors keep their status and message; anything else is
  * logged and answered with a bare 500, never a stack trace.
  */

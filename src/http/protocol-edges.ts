@@ -1,0 +1,113 @@
+/**
+ * The requests Node answers by itself unless the server says otherwise: an `Expect` it
+ * does not understand (an empty 417), `Expect: 100-continue` (a `100 Continue` before any
+ * check), and `CONNECT` (the socket closed with no answer). Here each gets an answer in
+ * the `{"detail": …}` shape and a request line like every other request.
+ *
+ * The server's listeners are added once per HTTP server: a reload builds a new app on the
+ * same server (reload.ts), whose requests reach it through the server's one `request`
+ * listener, so a listener here hands a request on by emitting `request` and never names
+ * an app.
+ */
+import { type IncomingMessage, type Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from "fastify";
+import { writeError } from "./errors.js";
+import { kRouteContext } from "./fastify-internals.js";
+import { type RequestLog, requestIdOf, routeOf, UNMATCHED_ROUTE } from "./observability.js";
+import { answerHeaders } from "./security.js";
+
+/** At most how long a refused CONNECT's socket waits for its answer to drain. */
+const CLOSE_GRACE_MS = 10_000;
+
+/** Methods whose body no route reads (fastify's own list): no `100 Continue` invites one. */
+const BODYLESS = new Set(["GET", "HEAD", "TRACE"]);
+
+/** Requests that asked for `100 Continue` and have not been sent it yet. */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/** Servers whose listeners are set (once each, whatever the number of reloads). */
+const equipped = new WeakSet<Server>();
+
+type NotFoundContext = { handler(request: FastifyRequest, reply: FastifyReply): unknown };
+
+/**
+ * `preParsing`: the route has passed its access hooks (onRequest) and is about to read the
+ * body, so a request waiting for `100 Continue` is sent it now. One no route matched is
+ * answered (404/405) without it: that answer never reads the body, and a client that
+ * waits for the 100 would otherwise wait out REQUEST_TIMEOUT.
+ */
+const continueWhenReading: preParsingHookHandler = (request, reply, payload, done) => {
+  const raw = request.raw;
+  if (raw.headers.expect === undefined || !awaitingContinue.delete(raw)) {
+    done(null, payload);
+    return;
+  }
+  if (routeOf(request) === UNMATCHED_ROUTE) {
+    // The not-found context's handler is the app's not-found handler (errors.ts).
+    const context = (request as unknown as Record<symbol, NotFoundContext>)[kRouteContext];
+    context?.handler(request, reply);
+    return;
+  }
+  if (!BODYLESS.has(request.method)) reply.raw.writeContinue();
+  done(null, payload);
+};
+
+/**
+ * Registers the hook on `app` and, on the first app built on its server, the server's
+ * listeners. `requestLog` writes the line of the 417, which no app answers.
+ */
+export function registerProtocolEdges(app: FastifyInstance, requestLog: RequestLog): void {
+  app.addHook("preParsing", continueWhenReading);
+  const server = app.server;
+  if (equipped.has(server)) return;
+  equipped.add(server);
+  // Node sends `100 Continue` itself unless this is listened for; the hook above sends it.
+  server.on("checkContinue", function expectsContinue(this: Server, request, response) {
+    awaitingContinue.add(request);
+    this.emit("request", request, response);
+  });
+  // The logger and the metrics are the ones every reloaded app takes over.
+  const log = app.log;
+  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
+    const started = performance.now();
+    const id = requestIdOf(request);
+    // Closed after: the client may or may not send the body its expectation was about.
+    writeError(response, 417, "Expectation Failed: only 100-continue is supported", {
+      ...answerHeaders(id),
+      connection: "close",
+    });
+    requestLog.answered(
+      log,
+      id,
+      request.method ?? "",
+      UNMATCHED_ROUTE,
+      request.url ?? "",
+      417,
+      performance.now() - started,
+      undefined,
+      request.socket.remoteAddress,
+    );
+  });
+  server.on("connect", answerConnect);
+}
+
+/**
+ * CONNECT: no tunnel. Node has detached the socket from HTTP; it gets a response of its
+ * own and goes to the app like any request, so it is answered as any method the service
+ * does not serve (405 with `Allow` on a served path, else 404), then closed: what follows
+ * the request on the wire would be tunnel bytes.
+ */
+function answerConnect(this: Server, request: IncomingMessage, socket: Socket): void {
+  // Node removed its own error listener with the detach: a reset must not throw.
+  socket.on("error", () => socket.destroy());
+  const response = new ServerResponse(request);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket);
+  response.once("finish", () => {
+    socket.end();
+    socket.once("finish", () => socket.destroy());
+  });
+  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+  this.emit("request", request, response);
+}
