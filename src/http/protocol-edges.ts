@@ -101,13 +101,31 @@ export function registerProtocolEdges(app: FastifyInstance, requestLog: RequestL
 function answerConnect(this: Server, request: IncomingMessage, socket: Socket): void {
   // Node removed its own error listener with the detach: a reset must not throw.
   socket.on("error", () => socket.destroy());
+  answerWhenFree(this, request, socket);
+}
+
+/**
+ * Answers once the answers owed to requests pipelined before the CONNECT are written: Node
+ * hands the socket to each in turn as the one before finishes (its own 'finish' listener
+ * runs before this one), and refuses a second response on a socket still held.
+ */
+function answerWhenFree(server: Server, request: IncomingMessage, socket: Socket): void {
+  const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (owed) {
+    owed.once("finish", () => answerWhenFree(server, request, socket));
+    return;
+  }
+  // Closed, or closing after an owed answer that said `Connection: close`.
+  if (socket.destroyed || !socket.writable) return;
   const response = new ServerResponse(request);
   response.shouldKeepAlive = false;
   response.assignSocket(socket);
   response.once("finish", () => {
     socket.end();
     socket.once("finish", () => socket.destroy());
+    // A client that reads nothing keeps it no longer than this.
+    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+    socket.once("close", () => clearTimeout(timer));
   });
-  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
-  this.emit("request", request, response);
+  server.emit("request", request, response);
 }

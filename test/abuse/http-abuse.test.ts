@@ -872,6 +872,20 @@ describe("answers Node would write by itself", () => {
     },
   );
 
+  it("CONNECT pipelined behind requests is answered after them, in order, then closed", async () => {
+    const keepAlive = `GET ${NORMAL_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n${KEY}\r\n`;
+    const result = await raw(
+      "CONNECT pipelined",
+      `${keepAlive}${keepAlive}CONNECT ${NORMAL_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\ntunnel?`,
+    );
+    expect(result.timedOut).toBe(false);
+    expect(result.closed).toBe(true);
+    expect(result.status).toBe(200);
+    const statuses = [...result.body.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+    expect(statuses).toEqual(["200", "405"]);
+    expect(result.body.endsWith('{"detail":"Method Not Allowed"}')).toBe(true);
+  });
+
   const expecting = (path: string, extra = "") =>
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}` +
     "Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n";
