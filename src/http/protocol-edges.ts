@@ -11,7 +11,13 @@
  */
 import { type IncomingMessage, type Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preParsingHookHandler,
+} from "fastify";
 import { writeError } from "./errors.js";
 import { kRouteContext } from "./fastify-internals.js";
 import { type RequestLog, requestIdOf, routeOf, UNMATCHED_ROUTE } from "./observability.js";
@@ -32,37 +38,50 @@ const equipped = new WeakSet<Server>();
 type NotFoundContext = { handler(request: FastifyRequest, reply: FastifyReply): unknown };
 
 /**
- * `preParsing`: the route has passed its access hooks (onRequest) and is about to read the
- * body, so a request waiting for `100 Continue` is sent it now. One no route matched is
- * answered (404/405) without it: that answer never reads the body, and a client that
- * waits for the 100 would otherwise wait out REQUEST_TIMEOUT.
+ * A route's `preParsing` (routes that read a body only, so no other request runs a hook
+ * runner for it): the route has passed its access hooks (onRequest) and is about to read
+ * the body, so a request waiting for `100 Continue` is sent it now.
  */
 const continueWhenReading: preParsingHookHandler = (request, reply, payload, done) => {
   const raw = request.raw;
-  if (raw.headers.expect === undefined || !awaitingContinue.delete(raw)) {
-    done(null, payload);
-    return;
-  }
-  if (routeOf(request) === UNMATCHED_ROUTE) {
-    // The not-found context's handler is the app's not-found handler (errors.ts).
-    const context = (request as unknown as Record<symbol, NotFoundContext>)[kRouteContext];
-    context?.handler(request, reply);
-    return;
-  }
-  if (!BODYLESS.has(request.method)) reply.raw.writeContinue();
+  if (raw.headers.expect !== undefined && awaitingContinue.delete(raw)) reply.raw.writeContinue();
   done(null, payload);
 };
 
 /**
- * Registers the hook on `app` and, on the first app built on its server, the server's
- * listeners. `requestLog` writes the line of the 417, which no app answers.
+ * `onRequest`, after the answer headers are set: a request no route matched that waits for
+ * `100 Continue` is answered (404/405) at once, without it. Its answer never reads the
+ * body, but fastify would read it first, and a client waiting for the 100 would wait out
+ * REQUEST_TIMEOUT.
+ */
+export const answerUnroutedWithoutContinue: onRequestHookHandler = (request, reply, done) => {
+  const raw = request.raw;
+  if (
+    raw.headers.expect === undefined ||
+    routeOf(request) !== UNMATCHED_ROUTE ||
+    !awaitingContinue.delete(raw)
+  ) {
+    done();
+    return;
+  }
+  // The not-found context's handler is the app's not-found handler (errors.ts).
+  (request as unknown as Record<symbol, NotFoundContext>)[kRouteContext]?.handler(request, reply);
+};
+
+/**
+ * Registers the `preParsing` hook on each of `app`'s routes that reads a body and, on the
+ * first app built on its server, the server's listeners. `requestLog` writes the line of
+ * the 417, which no app answers. Call before any route is added.
  */
 export function registerProtocolEdges(app: FastifyInstance, requestLog: RequestLog): void {
-  app.addHook("preParsing", continueWhenReading);
+  app.addHook("onRoute", (route) => {
+    if ([route.method].flat().every((method) => BODYLESS.has(method))) return;
+    route.preParsing = [continueWhenReading, ...[route.preParsing ?? []].flat()];
+  });
   const server = app.server;
   if (equipped.has(server)) return;
   equipped.add(server);
-  // Node sends `100 Continue` itself unless this is listened for; the hook above sends it.
+  // Node sends `100 Continue` itself unless this is listened for; the hooks above decide.
   server.on("checkContinue", function expectsContinue(this: Server, request, response) {
     awaitingContinue.add(request);
     this.emit("request", request, response);
