@@ -18,6 +18,7 @@ import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
 import { boundJsonBodies } from "./http/json-body.js";
 import { RequestLog } from "./http/observability.js";
+import { answerUnroutedWithoutContinue, registerProtocolEdges } from "./http/protocol-edges.js";
 import { registerCors, registerResponseHeaders } from "./http/security.js";
 import { fastifyOptions, httpServer, limitConnections } from "./http/server-options.js";
 import { registerServiceEndpoints } from "./http/service-endpoints.js";
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   );
   limitConnections(app, config, metrics);
+  registerProtocolEdges(app, requestLog);
   app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
   // Declared up front, so every request object has one shape whether or not a key is set.
   app.decorateRequest("apiKeyId", undefined);
@@ -123,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", requireHost);
   registerNotFound(app);
   registerResponseHeaders(app, () => app.lifecycle.draining);
+  app.addHook("onRequest", answerUnroutedWithoutContinue);
   await registerCors(app, config.corsOrigins);
 
   registerServiceEndpoints(app, {

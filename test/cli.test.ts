@@ -193,6 +193,63 @@ describe("the command line", () => {
   });
 });
 
+describe("what input can put on a terminal", () => {
+  const ESC = "\u001b[31mX";
+  const CSI = "\u009b2J";
+  /** No control character reaches the terminal but newline and tab. */
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for them is the point.
+  const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it.each([
+    ["in-process", {}],
+    ["from a running service", { UCS_API_KEY: TEST_KEY }],
+  ])("escape sequences in an error are printed escaped (%s)", async (where, env) => {
+    const argv = ["ip", "supernet", "--networks", `${ESC}${CSI}`, `--${ESC}`, "1"];
+    const run = await cli(where === "in-process" ? argv : [...argv, "--url", origin], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(raw);
+    expect(run.stderr).toContain("'\\x1b[31mX\\u009b2J' is not a valid IPv4 or IPv6 network");
+    expect(run.stderr).toContain("  \\x1b[31mX: Extra inputs are not permitted");
+    // --json: the same JSON, its C1 characters in JSON's escapes as well.
+    const json = await cli(
+      [...argv, "--json", ...(where === "in-process" ? [] : ["--url", origin])],
+      env,
+    );
+    expect(json.stdout).not.toMatch(raw);
+    const rest = await app.inject({
+      url: `/v1/ip/supernet?networks=${encodeURIComponent(ESC + CSI)}&${encodeURIComponent(ESC)}=1`,
+      headers: AUTH,
+    });
+    expect(JSON.parse(json.stdout)).toEqual(rest.json());
+  });
+
+  it("an unknown question id and an unknown operation are echoed escaped", async () => {
+    const question = await cli(["fun", "would-you-rather", "--id", `food-${CSI}`]);
+    expect(question.stderr).not.toMatch(raw);
+    const unknown = await cli([`ma${ESC}th`, "sum"]);
+    expect(unknown.stderr).toBe(
+      "ucs: no operation 'ma\\x1b[31mXth/sum'; 'ucs list' shows them all\n",
+    );
+  });
+
+  it.each([
+    ["--url", (url: string) => ({ argv: ["--url", url], env: {} })],
+    ["UCS_URL", (url: string) => ({ argv: [], env: { UCS_URL: url } })],
+  ])("credentials in %s are never printed", async (_how, given) => {
+    for (const url of [
+      "http://user:secret@127.0.0.1:9",
+      "http://us er:secret@127.0.0.1:9",
+      "http://secret@127.0.0.1:9",
+    ]) {
+      const { argv, env } = given(url);
+      const run = await cli(["math", "sum", "--numbers", "1", ...argv], env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).not.toContain("secret");
+      expect(run.stderr).toMatch(/:\/\/(us ?er:)?\*\*\*@127\.0\.0\.1:9/);
+    }
+  });
+});
+
 describe("the bin", () => {
   const bin = (args: string[]) =>
     spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { keyIdOf } from "../src/http/auth.js";
-import { requestIdOf } from "../src/http/observability.js";
+import { NOT_A_PATH, requestIdOf, targetPath } from "../src/http/observability.js";
 import { allOperations, TEST_KEY } from "./helpers.js";
 
 const AUTH = { "x-api-key": TEST_KEY };
@@ -21,6 +21,23 @@ async function loggedApp(lines: string[]) {
     logger: { level: "info", stream: { write: (line: string) => lines.push(line) } },
   });
 }
+
+describe("the path of a request target", () => {
+  it.each([
+    ["/v1/math/sum?numbers=1,2", "/v1/math/sum"],
+    ["*", "*"],
+    // Absolute form: the client's scheme, authority (credentials included) and query go.
+    ["http://evil.example/v1/math/sum?numbers=1,2", "/v1/math/sum"],
+    ["HTTPS://user:secret@evil.example:8443/health", "/health"],
+    ["http://evil.example", "/"],
+    ["http://evil.example?x=/v1/math/sum", "/"],
+    ["ftp://evil.example/v1", "/v1"],
+    // CONNECT's authority form names no path.
+    ["evil.example:443", NOT_A_PATH],
+  ])("%s is %s", (target, path) => {
+    expect(targetPath(target)).toBe(path);
+  });
+});
 
 describe("request ids", () => {
   const bare = (id?: string) =>

@@ -4,7 +4,8 @@
  * own conversion (src/rest/query.ts), so a list is given exactly as the query string
  * takes it: repeated flags, comma-separated, or both. Runs in-process through the one
  * runner, or sends the call to a running service (`--url`, `--key`). Help texts are in
- * help.ts, answers and errors are printed by output.ts.
+ * help.ts, answers and errors are printed by output.ts, and everything is written through
+ * its `guardedIo`.
  */
 
 import { locate } from "../core/problems.js";
@@ -14,7 +15,7 @@ import type { Problem } from "../kit/errors.js";
 import { pathOf } from "../rest/path.js";
 import { planFor, QueryValues, toInput } from "../rest/query.js";
 import { listing, operationHelp, PROGRAM, usage } from "./help.js";
-import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, report } from "./output.js";
+import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, guardedIo, report } from "./output.js";
 
 /** The options that belong to the command line itself, not to an operation. */
 interface Globals {
@@ -174,34 +175,36 @@ export async function runCli(
     operations.map((operation) => [`${operation.area}/${operation.name}`, operation]),
   );
   const { positionals, globals, values, problems } = parseArgs(argv, byId);
+  const url = globals.url ?? io.env.UCS_URL;
+  // Everything below prints through it: control characters visible, credentials hidden.
+  const out = guardedIo(io, globals.json, url);
   if (positionals.length === 0) {
-    (globals.help ? io.stdout : io.stderr).write(usage());
+    (globals.help ? out.stdout : out.stderr).write(usage());
     return globals.help ? EXIT_OK : EXIT_INVALID;
   }
   if (positionals.length === 1 && positionals[0] === "list") {
-    io.stdout.write(listing(operations));
+    out.stdout.write(listing(operations));
     return EXIT_OK;
   }
   const id = positionals.join("/");
   const operation = byId.get(id);
   if (!operation) {
-    io.stderr.write(`${PROGRAM}: no operation '${id}'; '${PROGRAM} list' shows them all\n`);
+    out.stderr.write(`${PROGRAM}: no operation '${id}'; '${PROGRAM} list' shows them all\n`);
     return EXIT_FAILURE;
   }
   if (globals.help) {
-    io.stdout.write(operationHelp(operation));
+    out.stdout.write(operationHelp(operation));
     return EXIT_OK;
   }
-  const url = globals.url ?? io.env.UCS_URL;
   try {
     if (url && problems.length === 0) {
       const answer = await runRemote(operation, values, url, globals.key ?? io.env.UCS_API_KEY);
-      return report(io, globals.json, answer.status, answer.body, answer.raw);
+      return report(out, globals.json, answer.status, answer.body, answer.raw);
     }
     const answer = runInProcess(operation, values, problems);
-    return report(io, globals.json, answer.status, answer.body);
+    return report(out, globals.json, answer.status, answer.body);
   } catch (error) {
-    io.stderr.write(`${PROGRAM}: ${(error as Error)?.message ?? String(error)}\n`);
+    out.stderr.write(`${PROGRAM}: ${(error as Error)?.message ?? String(error)}\n`);
     return EXIT_FAILURE;
   }
 }

@@ -3,7 +3,7 @@
 import { loadOperations } from "../registry/loader.js";
 import { runCli } from "./cli.js";
 import { PROGRAM } from "./help.js";
-import { EXIT_FAILURE } from "./output.js";
+import { EXIT_FAILURE, redactUrls, visible } from "./output.js";
 
 loadOperations()
   .then((operations) =>
@@ -18,7 +18,9 @@ loadOperations()
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`${PROGRAM}: ${String((error as Error)?.stack ?? error)}\n`);
+      // Before runCli's own output guard: the same escaping and redaction, by hand.
+      const text = String((error as Error)?.stack ?? error);
+      process.stderr.write(`${PROGRAM}: ${visible(redactUrls(text, process.env.UCS_URL))}\n`);
       process.exitCode = EXIT_FAILURE;
     },
   );

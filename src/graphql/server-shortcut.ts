@@ -200,6 +200,8 @@ export function createGraphqlShortcut(options: GraphqlShortcutOptions): GraphqlS
         headers.host === undefined ||
         length === undefined ||
         headers["transfer-encoding"] !== undefined ||
+        // Waiting for `100 Continue`: fastify's hooks send it once the key has passed.
+        headers.expect !== undefined ||
         !(Number(length) <= maxBodyBytes) ||
         !open()
       ) {

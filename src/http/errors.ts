@@ -14,6 +14,7 @@ import type {
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
+import { targetPath } from "./observability.js";
 
 export type Detail = string | Problem[];
 
@@ -34,6 +35,25 @@ export function sendError(
     .headers(headers)
     .type("application/json; charset=utf-8")
     .send({ detail });
+}
+
+/**
+ * Writes `{"detail": detail}` with `status` and `headers` on a response fastify never sees
+ * (protocol-edges.ts: an expectation Node would refuse with an empty 417).
+ */
+export function writeError(
+  response: ServerResponse,
+  status: number,
+  detail: Detail,
+  headers: Record<string, string | number>,
+): void {
+  const body = JSON.stringify({ detail });
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  response.end(body);
 }
 
 /**
@@ -157,7 +177,7 @@ export function registerNotFound(app: FastifyInstance): void {
     methods.set(route.url, set);
   });
   app.setNotFoundHandler((request, reply) => {
-    const allowed = methods.get(request.url.split("?", 1)[0] ?? "");
+    const allowed = methods.get(targetPath(request.url));
     if (allowed) {
       return sendError(reply, 405, "Method Not Allowed", { allow: [...allowed].sort().join(", ") });
     }

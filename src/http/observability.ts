@@ -62,10 +62,31 @@ export function routeOf(request: FastifyRequest): string {
 
 const MAX_LOGGED_PATH = 200;
 
-/** The URL's path, without the query string, shortened for the log. */
-function pathOf(url: string): string {
+/** What stands for a target that names no path: CONNECT's `host:port`. */
+export const NOT_A_PATH = "(authority)";
+
+/**
+ * The path a request target names, without its query string. An absolute-form target
+ * (`http://host/p?q`, which RFC 9112 §3.2.2 says a server must accept, and which fastify
+ * routes by its path) loses its scheme and authority: the host is the client's choice,
+ * and nothing that names it is logged or looked up.
+ *
+ * @example
+ * targetPath("http://evil.example/v1/math/sum?numbers=1"); // "/v1/math/sum"
+ */
+export function targetPath(url: string): string {
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
+  if (path.charCodeAt(0) === 47 || path === "*") return path;
+  const scheme = path.indexOf("://");
+  if (scheme === -1) return NOT_A_PATH;
+  const slash = path.indexOf("/", scheme + 3);
+  return slash === -1 ? "/" : path.slice(slash);
+}
+
+/** The target's path, shortened for the log. */
+function pathOf(url: string): string {
+  const path = targetPath(url);
   return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
 }
 

@@ -815,6 +815,152 @@ describe("CPU amplification", () => {
   }, 60_000);
 });
 
+describe("answers Node would write by itself", () => {
+  // The request lines are info; the suite logs warnings and errors only.
+  beforeAll(() => {
+    app.log.level = "info";
+  });
+  afterAll(() => {
+    app.log.level = "warn";
+  });
+
+  /** The request line of the answer with request id `id`. */
+  async function requestLine(id: string | undefined): Promise<Record<string, unknown>> {
+    const deadline = performance.now() + 2000;
+    for (;;) {
+      for (const line of logLines) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        if (entry.requestId === id && entry.msg === "request") return entry;
+      }
+      if (performance.now() > deadline) throw new Error(`no request line for ${id}`);
+      await sleep(20);
+    }
+  }
+
+  /** A JSON `{"detail": …}` answer with `status`, its request line, and no `100 Continue`. */
+  async function expectJsonAnswer(result: RawResult, status: number, detail: string) {
+    expectAnswer(result, status);
+    expect(result.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const length = Number(result.headers["content-length"]);
+    expect(JSON.parse(result.body.slice(0, length))).toEqual({ detail });
+    expect(result.body).not.toContain("100 Continue");
+    const line = await requestLine(result.headers["x-request-id"]);
+    expect(line.status).toBe(status);
+    return line;
+  }
+
+  it("an Expect other than 100-continue is a JSON 417, logged and counted", async () => {
+    const result = await raw("Expect: 200-ok", get(NORMAL_PATH, "Expect: 200-ok\r\n"));
+    const line = await expectJsonAnswer(
+      result,
+      417,
+      "Expectation Failed: only 100-continue is supported",
+    );
+    expect(result.closed).toBe(true);
+    expect(line).toMatchObject({ method: "GET", path: "/v1/math/sum", route: "(unmatched)" });
+    const metrics = await httpRequest(port, "/metrics", { headers: { "x-api-key": TEST_KEY } });
+    expect(metrics.body).toMatch(/http_requests_total\{[^}]*status="417"[^}]*\} [1-9]/);
+  });
+
+  it.each([
+    ["to an operation path", `CONNECT ${NORMAL_PATH} HTTP/1.1\r\n${STD}\r\n`, 405, "/v1/math/sum"],
+    [
+      "to a host",
+      "CONNECT 127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\ntunnel?",
+      404,
+      "(authority)",
+    ],
+  ])(
+    "CONNECT %s is answered as TRACE would be, logged, and closed",
+    async (_name, request, status, path) => {
+      const result = await raw(`CONNECT answered (${status})`, request);
+      expect(result.closed).toBe(true);
+      const line = await expectJsonAnswer(
+        result,
+        status,
+        status === 405 ? "Method Not Allowed" : "Not Found",
+      );
+      if (status === 405) expect(result.headers.allow).toBe("GET, HEAD");
+      expect(line).toMatchObject({ method: "CONNECT", path });
+      expect(JSON.stringify(line)).not.toContain("127.0.0.1:9");
+    },
+  );
+
+  it("CONNECT pipelined behind requests is answered after them, in order, then closed", async () => {
+    const keepAlive = `GET ${NORMAL_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n${KEY}\r\n`;
+    const result = await raw(
+      "CONNECT pipelined",
+      `${keepAlive}${keepAlive}CONNECT ${NORMAL_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\ntunnel?`,
+    );
+    expect(result.timedOut).toBe(false);
+    expect(result.closed).toBe(true);
+    expect(result.status).toBe(200);
+    const statuses = [...result.body.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+    expect(statuses).toEqual(["200", "405"]);
+    expect(result.body.endsWith('{"detail":"Method Not Allowed"}')).toBe(true);
+  });
+
+  const expecting = (path: string, extra = "") =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}` +
+    "Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n";
+
+  it.each([
+    ["without a key", "/graphql", "", 401, "Missing API key: send it in the X-API-Key header"],
+    ["with a wrong key", "/graphql", "x-api-key: wrong\r\n", 401, "Invalid API key"],
+    ["on an unknown path", "/nowhere", KEY, 404, "Not Found"],
+    ["on an operation path (wrong method)", "/v1/math/sum", KEY, 405, "Method Not Allowed"],
+  ])(
+    "Expect: 100-continue %s: the refusal, at once, with no 100 Continue before it",
+    async (name, path, extra, status, detail) => {
+      // The body is never sent: a refusal must not wait for it.
+      const result = await raw(`100-continue ${name}`, expecting(path, extra), { timeoutMs: 3000 });
+      expect(result.status, result.body).toBe(status);
+      await expectJsonAnswer(result, status, detail);
+      expect(result.ms).toBeLessThan(2000);
+    },
+  );
+
+  it("Expect: 100-continue with a key: 100 Continue once the key passed, then the answer", async () => {
+    const socket = await openSocket(port);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const text = () => Buffer.concat(received).toString("latin1");
+    const body = JSON.stringify({ query: '{ math { sum(numbers: ["1", "2"]) { decimal } } }' });
+    socket.write(
+      `POST /graphql HTTP/1.1\r\n${STD}Content-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    const deadline = performance.now() + 3000;
+    while (!text().includes("\r\n\r\n") && performance.now() < deadline) await sleep(10);
+    expect(text()).toBe("HTTP/1.1 100 Continue\r\n\r\n");
+    socket.write(body);
+    while (!socket.destroyed && !text().includes('"decimal"') && performance.now() < deadline) {
+      await sleep(10);
+    }
+    socket.destroy();
+    expect(text()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(text()).toContain('{"data":{"math":{"sum":{"decimal":"3"}}}}');
+    record("100-continue with a key", 0);
+  });
+
+  it("an absolute-form target is served by its path, and no log line names its host", async () => {
+    const before = logLines.length;
+    const result = await raw("absolute-form target", get(`http://evil.example${NORMAL_PATH}`));
+    expectAnswer(result, 200);
+    expect(JSON.parse(result.body)).toEqual({ result: 3, decimal: "3", count: 2 });
+    const line = await requestLine(result.headers["x-request-id"]);
+    expect(line).toMatchObject({ path: "/v1/math/sum", route: "/v1/math/sum", status: 200 });
+    // The wrong method on it is the path's 405, as in origin form.
+    const trace = await raw(
+      "absolute-form TRACE",
+      `TRACE http://evil.example${NORMAL_PATH} HTTP/1.1\r\n${STD}\r\n`,
+    );
+    await expectJsonAnswer(trace, 405, "Method Not Allowed");
+    expect(trace.headers.allow).toBe("GET, HEAD");
+    expect(logLines.slice(before).join("")).not.toContain("evil.example");
+  });
+});
+
 describe("after everything", () => {
   it("over the whole suite: no response ≥ 500, and every error with a JSON body", () => {
     expect(observed.some((response) => response.status >= 400)).toBe(true);
