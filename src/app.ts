@@ -106,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("lifecycle", replacing?.lifecycle ?? { draining: false });
   // Declared up front, so every request object has one shape whether or not a key is set.
   app.decorateRequest("apiKeyId", undefined);
+  app.decorateRequest("principal", undefined);
   // First: a request waiting behind its connection's previous answer runs nothing yet.
   const admission = registerBackpressure(app);
   // Then: requests with large inputs run one per turn of the event loop, between cheap ones.
@@ -138,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDocs(app);
   const routes = restRoutes(operations);
   const countRest = calculationCount(metrics, "rest");
-  registerRestRoutes(app, routes, access.authenticate, observedRunner(countRest));
+  registerRestRoutes(app, routes, access.guard, observedRunner(countRest));
   const pipeline = registerGraphql(app, operations, access.authenticateOnly, {
     run: countingRunner(metrics, "graphql"),
     ...(config.rateLimit > 0 ? { charge: access.charge } : {}),

@@ -1,25 +1,32 @@
 /**
- * The access layer of every protected route: the API key, then the quotas. Failed
- * authentication is counted per client address; an address over its limit is refused
- * (429) whatever key it sends next, so guessing keys stops paying. Successful requests
- * are counted per key (a hash of it) in units: one per REST request, one per GraphQL
- * operation field.
+ * The access layer of every protected route, the one access decision every surface asks:
+ * the API key (which principal: keys.ts), its scopes (which operations), then its plan's
+ * quota. Failed authentication is counted per client address; an address over its limit
+ * is refused (429) whatever key it sends next, so guessing keys stops paying. Successful
+ * requests are counted per principal in units: one per REST request, one per GraphQL
+ * operation field, one per MCP tool call.
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
-import {
-  API_KEY_HEADER,
-  createKeyChecker,
-  createSecretMatcher,
-  WWW_AUTHENTICATE,
-} from "../http/auth.js";
+import { API_KEY_HEADER, createSecretMatcher, WWW_AUTHENTICATE } from "../http/auth.js";
 import { sendError } from "../http/errors.js";
+import type { AnyOperation } from "../kit/define.js";
 import type { Metrics } from "../observability/metrics.js";
+import { createKeyChecker, type KeySource } from "./keys.js";
+import { operationKey, type Plan, type Principal } from "./principal.js";
 import { type QuotaCounter, type QuotaState, rateLimitHeaders } from "./rate-limit.js";
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Who the request acts for, once its key is verified. */
+    principal?: Principal;
+  }
+}
+
 export interface AccessOptions {
-  keys: readonly string[];
-  /** Quota per key; undefined when limits are off. */
-  perKey?: QuotaCounter;
+  /** Where keys are found: the static keys, then the managed ones. */
+  sources: readonly KeySource[];
+  /** The counter of a plan (null: the server's), or undefined when that plan counts nothing. */
+  quotaOf: (plan: Plan | null) => QuotaCounter | undefined;
   /** Quota of failed authentications per client address; undefined when off. */
   authFailures?: QuotaCounter;
   metrics: Metrics;
@@ -29,10 +36,16 @@ export interface AccessOptions {
 const MAX_BLOCKED_ADDRESSES = 10_000;
 
 export interface AccessControl {
-  /** `onRequest` hook: 401/429 unless the key is valid and the key's quota allows one unit. */
-  authenticate: onRequestHookHandler;
-  /** `onRequest` hook that checks the key only; the route charges its quota itself. */
+  /**
+   * The `onRequest` hook of an operation's route: 401/429 unless the key is valid, 403
+   * unless its scopes include `operation`, 429 unless its plan allows one unit. Made once
+   * per route.
+   */
+  guard(operation: AnyOperation): onRequestHookHandler;
+  /** `onRequest` hook that checks the key only; the route checks scopes and charges itself. */
   authenticateOnly: onRequestHookHandler;
+  /** Whether the request's principal (verified by a hook before) may use `operation`. */
+  allows(request: FastifyRequest, operation: AnyOperation): boolean;
   /**
    * Charges `units` to the request's key; a refused charge takes none of them. With 0
    * units nothing is counted, but the state says refused when the key has no unit left,
@@ -68,16 +81,21 @@ function tooManyRequests(reply: FastifyReply, state: QuotaState, what: string): 
   );
 }
 
+/** The 403 of a key whose scopes do not include the operation asked for. */
+export function outOfScope(operation: AnyOperation): string {
+  return `This API key's scopes do not include ${operationKey(operation)}`;
+}
+
 /**
  * Builds the access layer.
  *
  * @example
- * const access = createAccessControl({ keys: ["k"], metrics });
- * app.get("/v1/x", { onRequest: access.authenticate }, handler);
+ * const access = createAccessControl({ sources: [staticKeys(["k"])], quotaOf: () => undefined, metrics });
+ * app.get("/v1/math/sum", { onRequest: access.guard(sum) }, handler);
  */
 export function createAccessControl(options: AccessOptions): AccessControl {
-  const check = createKeyChecker(options.keys);
-  const { perKey, authFailures, metrics } = options;
+  const check = createKeyChecker(options.sources);
+  const { quotaOf, authFailures, metrics } = options;
   const blockedUntil = new Map<string, { until: number; state: QuotaState }>();
 
   function blockedState(address: string): QuotaState | undefined {
@@ -142,18 +160,19 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     if (blocked) return blocked;
     const result = check(request.headers[API_KEY_HEADER]);
     if (result.ok) {
-      request.apiKeyId = result.keyId;
+      request.principal = result.principal;
+      request.apiKeyId = result.principal.id;
       return undefined;
     }
     return refuseFailure(request, reply, result.reason, WWW_AUTHENTICATE);
   }
 
   async function charge(request: FastifyRequest, reply: FastifyReply, units: number) {
-    if (!perKey || !request.apiKeyId) return undefined;
+    const principal = request.principal;
+    const counter = principal && quotaOf(principal.plan);
+    if (!principal || !counter) return undefined;
     const state =
-      units > 0
-        ? await perKey.consume(request.apiKeyId, units)
-        : await perKey.peek(request.apiKeyId);
+      units > 0 ? await counter.consume(principal.id, units) : await counter.peek(principal.id);
     reply.headers(rateLimitHeaders(state));
     if (!state.allowed) {
       metrics.rateLimitRejections.inc({ policy: state.policy.name });
@@ -167,14 +186,20 @@ export function createAccessControl(options: AccessOptions): AccessControl {
    * case) goes on in the same tick, without a promise. A refused request is answered
    * here and `done` is not called: fastify goes on to send that answer.
    */
-  function hook(chargeOneUnit: boolean): onRequestHookHandler {
+  function hook(operation: AnyOperation | undefined): onRequestHookHandler {
     return (request, reply, done) => {
       const refused = verifyKey(request, reply);
       if (refused !== undefined) {
         if (refused instanceof Promise) refused.catch(done);
         return;
       }
-      if (!chargeOneUnit || !perKey) return done();
+      if (operation === undefined) return done();
+      const principal = request.principal as Principal;
+      if (!principal.allows(operation)) {
+        sendError(reply, 403, outOfScope(operation));
+        return;
+      }
+      if (!quotaOf(principal.plan)) return done();
       charge(request, reply, 1).then((state) => {
         if (state && !state.allowed) tooManyRequests(reply, state, "this API key");
         else done();
@@ -183,8 +208,9 @@ export function createAccessControl(options: AccessOptions): AccessControl {
   }
 
   return {
-    authenticateOnly: hook(false),
-    authenticate: hook(true),
+    guard: hook,
+    authenticateOnly: hook(undefined),
+    allows: (request, operation) => request.principal?.allows(operation) === true,
     charge,
     bearer(token, realm) {
       const matches = createSecretMatcher(token);
@@ -199,12 +225,14 @@ export function createAccessControl(options: AccessOptions): AccessControl {
       };
     },
     passingKeyId(presented, address) {
-      if (perKey) return undefined;
       // A blocked address is answered by the hooks (429); one not blocked passes or fails
       // there too when its failure must be counted.
       if (authFailures && (address === undefined || blockedUntil.has(address))) return undefined;
       const result = check(presented);
-      return result.ok ? result.keyId : undefined;
+      if (!result.ok) return undefined;
+      const { principal } = result;
+      // Scopes and quotas are the hooks' to answer.
+      return principal.everything && !quotaOf(principal.plan) ? principal.id : undefined;
     },
   };
 }

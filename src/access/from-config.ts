@@ -1,5 +1,6 @@
 /**
- * The access layer as the configuration asks for it: the keys, the per-key quota and the
+ * The access layer as the configuration asks for it: the static keys (and any other key
+ * sources), the quota of each plan (the server's: RATE_LIMIT) and the
  * failed-authentication quota, counted in memory, in the cluster primary or in Redis.
  */
 import type { FastifyInstance } from "fastify";
@@ -7,7 +8,17 @@ import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
 import type { Metrics } from "../observability/metrics.js";
 import { type AccessControl, createAccessControl } from "./control.js";
-import { chooseStore, createQuotaCounter, createRedisClient } from "./rate-limit.js";
+import { type KeySource, staticKeys } from "./keys.js";
+import type { Plan } from "./principal.js";
+import {
+  chooseStore,
+  createQuotaCounter,
+  createRedisClient,
+  type QuotaCounter,
+} from "./rate-limit.js";
+
+/** The quota policy's name in RateLimit headers and metrics, for every key's plan. */
+const PER_KEY = "per-key";
 
 type QuotaConfig = Pick<
   Config,
@@ -38,6 +49,7 @@ export function accessFromConfig(
   app: FastifyInstance,
   config: QuotaConfig,
   metrics: Metrics,
+  sources: readonly KeySource[] = [],
 ): AccessControl {
   const storeFailure = throttledWarning((error) =>
     app.log.warn({ err: error }, "rate-limit store unavailable; requests pass uncounted"),
@@ -47,7 +59,7 @@ export function accessFromConfig(
     storeFailure(error);
   };
   let redis: Redis | undefined;
-  if (config.redisUrl && (config.rateLimit > 0 || config.authFailureLimit > 0)) {
+  if (config.redisUrl) {
     redis = createRedisClient(config.redisUrl, storeFailure);
     app.addHook("onClose", async () => {
       redis?.disconnect();
@@ -55,13 +67,30 @@ export function accessFromConfig(
   }
   const store = chooseStore(redis);
   const quota = (name: string, limit: number, windowSeconds: number) =>
-    limit > 0
-      ? createQuotaCounter({ name, limit, windowSeconds }, store, onStoreFailure)
+    createQuotaCounter({ name, limit, windowSeconds }, store, onStoreFailure);
+  const serverPlan =
+    config.rateLimit > 0
+      ? quota(PER_KEY, config.rateLimit, config.rateLimitWindowSeconds)
       : undefined;
+  // One counter per distinct plan, made when a key with that plan first comes.
+  const plans = new Map<string, QuotaCounter>();
+  const quotaOf = (plan: Plan | null): QuotaCounter | undefined => {
+    if (plan === null) return serverPlan;
+    const name = `${plan.limit}/${plan.windowSeconds}`;
+    let counter = plans.get(name);
+    if (counter === undefined) {
+      counter = quota(PER_KEY, plan.limit, plan.windowSeconds);
+      plans.set(name, counter);
+    }
+    return counter;
+  };
   return createAccessControl({
-    keys: config.apiKeys,
+    sources: [staticKeys(config.apiKeys), ...sources],
+    quotaOf,
     metrics,
-    perKey: quota("per-key", config.rateLimit, config.rateLimitWindowSeconds),
-    authFailures: quota("auth-failures", config.authFailureLimit, config.authFailureWindowSeconds),
+    authFailures:
+      config.authFailureLimit > 0
+        ? quota("auth-failures", config.authFailureLimit, config.authFailureWindowSeconds)
+        : undefined,
   });
 }

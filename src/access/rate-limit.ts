@@ -68,7 +68,8 @@ export type CounterStore =
 function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstract {
   const { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } = limiters();
   const options = {
-    keyPrefix: `ucs:${policy.name}`,
+    // Plans of one name with other limits count apart.
+    keyPrefix: `ucs:${policy.name}:${policy.limit}:${policy.windowSeconds}`,
     points: policy.limit,
     duration: policy.windowSeconds,
   };

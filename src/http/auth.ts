@@ -1,7 +1,7 @@
 /**
- * The API-key layer. Keys are compared in constant time without hashing per request
- * (see {@link constantTimeMatcher}); the SHA-256 of each key is computed once, for its
- * public id.
+ * Secrets compared in constant time without hashing per request (see
+ * {@link constantTimeMatcher}): the static API keys (access/keys.ts) and the metrics
+ * token. The SHA-256 of each static key is computed once, for its public id.
  */
 import { hash } from "node:crypto";
 
@@ -10,22 +10,10 @@ export const WWW_AUTHENTICATE = 'APIKey realm="utility-calculation-service", hea
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** Set once the key is verified: a short hash of the key, safe to log and to count by. */
+    /** Set once the key is verified: its principal's id, safe to log and to count by. */
     apiKeyId?: string;
   }
 }
-
-/** Why a request's key was refused, or the id of the key that was accepted. */
-export type KeyCheck = { ok: true; keyId: string } | { ok: false; reason: string };
-
-// Answers are constants (per key for an accepted one): checking a key allocates nothing.
-const MISSING: KeyCheck = Object.freeze({
-  ok: false,
-  reason: "Missing API key: send it in the X-API-Key header",
-});
-const NOT_ONE: KeyCheck = Object.freeze({ ok: false, reason: "Send exactly one X-API-Key header" });
-const EMPTY: KeyCheck = Object.freeze({ ok: false, reason: "Empty API key" });
-const INVALID: KeyCheck = Object.freeze({ ok: false, reason: "Invalid API key" });
 
 /** Code units every secret is padded to (more when a configured one is longer). */
 const MIN_SECRET_UNITS = 256;
@@ -38,7 +26,7 @@ const MIN_SECRET_UNITS = 256;
  * Plain JavaScript: writing both into buffers and comparing them with `timingSafeEqual`
  * took four calls into C++ per request, which cost more than the comparison.
  */
-function constantTimeMatcher(secrets: readonly string[]): (presented: string) => number {
+export function constantTimeMatcher(secrets: readonly string[]): (presented: string) => number {
   const width = Math.max(MIN_SECRET_UNITS, ...secrets.map((secret) => secret.length));
   const known = secrets.map((secret) => {
     const units = new Uint16Array(width);
@@ -59,27 +47,6 @@ function constantTimeMatcher(secrets: readonly string[]): (presented: string) =>
       if (difference === 0) matched = k;
     }
     return matched;
-  };
-}
-
-/**
- * Builds the checker for a set of keys, compared in constant time (see
- * {@link constantTimeMatcher}).
- *
- * @example
- * const check = createKeyChecker(["secret"]);
- * check("secret"); // { ok: true, keyId: "2bb80d537b1d" }
- */
-export function createKeyChecker(keys: readonly string[]): (presented: unknown) => KeyCheck {
-  const match = constantTimeMatcher(keys);
-  const accepted = keys.map((key) => Object.freeze({ ok: true, keyId: keyIdOf(key) }) as KeyCheck);
-  return (presented) => {
-    if (presented === undefined) return MISSING;
-    // Node joins repeated headers with ", "; configured keys never hold a comma.
-    if (typeof presented !== "string" || presented.includes(",")) return NOT_ONE;
-    if (presented.length === 0) return EMPTY;
-    const index = match(presented);
-    return index === -1 ? INVALID : (accepted[index] as KeyCheck);
   };
 }
 

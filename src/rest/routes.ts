@@ -1,6 +1,6 @@
 /**
  * The REST gateway: `GET /v1/<area>/<name>` for every operation in the registry, in one
- * encapsulated scope behind the API-key hook, each answered by the shared runner.
+ * encapsulated scope, each behind the access layer's hook and answered by the shared runner.
  */
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import { execute, type Runner } from "../core/runner.js";
@@ -41,18 +41,20 @@ export function restOutput(route: RestRoute, values: QueryValues, run: Runner): 
   return run(route.operation, input, problems);
 }
 
-/** Registers the `/v1` scope: its access hook and one GET route per operation. */
+/**
+ * Registers the `/v1` scope: one GET route per operation, each behind its own access hook
+ * (`guard`: key, scopes, plan), made once per route.
+ */
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: readonly RestRoute[],
-  authenticate: onRequestHookHandler,
+  guard: (operation: AnyOperation) => onRequestHookHandler,
   run: Runner = execute,
 ): void {
   app.register(
     async (v1) => {
-      v1.addHook("onRequest", authenticate);
       for (const route of routes) {
-        v1.get(routeOf(route.operation), (request) =>
+        v1.get(routeOf(route.operation), { onRequest: guard(route.operation) }, (request) =>
           restOutput(route, request.query as QueryValues, run),
         );
       }

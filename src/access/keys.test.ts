@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { keyIdOf } from "../http/auth.js";
+import { createKeyChecker, type KeySource, staticKeys } from "./keys.js";
+import { staticPrincipal } from "./principal.js";
+
+/** What a check answers, with the principal reduced to its id. */
+function outcome(result: ReturnType<ReturnType<typeof createKeyChecker>>) {
+  return result.ok ? { ok: true, id: result.principal.id } : result;
+}
+
+describe("createKeyChecker over the static keys", () => {
+  const check = createKeyChecker([staticKeys(["k1", "k2"])]);
+  it.each([
+    ["a configured key", "k2", { ok: true, id: keyIdOf("k2") }],
+    [
+      "no header",
+      undefined,
+      { ok: false, reason: "Missing API key: send it in the X-API-Key header" },
+    ],
+    ["two headers, joined", "k1, k2", { ok: false, reason: "Send exactly one X-API-Key header" }],
+    ["an empty key", "", { ok: false, reason: "Empty API key" }],
+    ["an unknown key", "k3", { ok: false, reason: "Invalid API key" }],
+    ["a prefix of a key", "k", { ok: false, reason: "Invalid API key" }],
+    ["a key with a trailing NUL", "k1\0", { ok: false, reason: "Invalid API key" }],
+    ["a key longer than every slot", "k".repeat(10_000), { ok: false, reason: "Invalid API key" }],
+  ])("%s", (_what, presented, expected) => {
+    expect(outcome(check(presented))).toEqual(expected);
+  });
+
+  it("compares keys longer than the minimum width over their whole length", () => {
+    const long = `${"a".repeat(299)}b`;
+    const checkLong = createKeyChecker([staticKeys(["short", long])]);
+    expect(outcome(checkLong(long))).toEqual({ ok: true, id: keyIdOf(long) });
+    expect(outcome(checkLong(`${"a".repeat(299)}c`))).toEqual({
+      ok: false,
+      reason: "Invalid API key",
+    });
+    expect(outcome(checkLong("short"))).toEqual({ ok: true, id: keyIdOf("short") });
+    expect(outcome(checkLong("shorT"))).toEqual({ ok: false, reason: "Invalid API key" });
+  });
+
+  it("answers the same object for the same key: a check allocates nothing", () => {
+    expect(check("k1")).toBe(check("k1"));
+  });
+
+  it("a static key has every scope, the server's plan, no name and no prefix", () => {
+    const result = check("k1");
+    expect(result.ok && result.principal).toMatchObject({
+      id: keyIdOf("k1"),
+      scopes: ["*"],
+      plan: null,
+      name: null,
+      prefix: null,
+      managed: false,
+    });
+  });
+});
+
+describe("createKeyChecker over several sources", () => {
+  it("asks every source, whichever knows the key, and takes the first answer", () => {
+    const asked: string[] = [];
+    const source = (name: string, known: string): KeySource => ({
+      find(presented) {
+        asked.push(name);
+        return presented === known ? staticPrincipal(name) : undefined;
+      },
+    });
+    const check = createKeyChecker([source("a", "x"), source("b", "y"), source("c", "x")]);
+    expect(outcome(check("x"))).toEqual({ ok: true, id: "a" });
+    expect(outcome(check("y"))).toEqual({ ok: true, id: "b" });
+    expect(outcome(check("z"))).toEqual({ ok: false, reason: "Invalid API key" });
+    expect(asked).toEqual(["a", "b", "c", "a", "b", "c", "a", "b", "c"]);
+  });
+});

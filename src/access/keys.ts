@@ -1,0 +1,69 @@
+/**
+ * Which principal an `X-API-Key` value stands for. Every source is asked every time, so
+ * the work done does not depend on which source knows the key, or whether any does: the
+ * static keys compare in constant time (http/auth.ts), the managed keys look up the
+ * key's hash.
+ */
+import { constantTimeMatcher, keyIdOf } from "../http/auth.js";
+import { type Principal, staticPrincipal } from "./principal.js";
+
+/** Finds the principal of a presented key (one non-empty header value), or undefined. */
+export interface KeySource {
+  find(presented: string): Principal | undefined;
+}
+
+/** Why a request's key was refused, or the principal it was accepted as. */
+export type KeyCheck = { ok: true; principal: Principal } | { ok: false; reason: string };
+
+// Refusals are constants, acceptances one per principal: checking a key allocates nothing.
+const MISSING: KeyCheck = Object.freeze({
+  ok: false,
+  reason: "Missing API key: send it in the X-API-Key header",
+});
+const NOT_ONE: KeyCheck = Object.freeze({ ok: false, reason: "Send exactly one X-API-Key header" });
+const EMPTY: KeyCheck = Object.freeze({ ok: false, reason: "Empty API key" });
+const INVALID: KeyCheck = Object.freeze({ ok: false, reason: "Invalid API key" });
+
+/** The static keys (API_KEYS): every scope, the server's plan, ids from their hashes. */
+export function staticKeys(keys: readonly string[]): KeySource {
+  const match = constantTimeMatcher(keys);
+  const principals = keys.map((key) => staticPrincipal(keyIdOf(key)));
+  return {
+    find(presented) {
+      const index = match(presented);
+      return index === -1 ? undefined : principals[index];
+    },
+  };
+}
+
+/**
+ * Builds the checker over `sources`, asked in order; every one is asked whatever the
+ * earlier ones answered.
+ *
+ * @example
+ * const check = createKeyChecker([staticKeys(["secret"])]);
+ * check("secret"); // { ok: true, principal: Principal { id: "2bb80d537b1d", … } }
+ */
+export function createKeyChecker(sources: readonly KeySource[]): (presented: unknown) => KeyCheck {
+  const accepted = new WeakMap<Principal, KeyCheck>();
+  const acceptance = (principal: Principal): KeyCheck => {
+    let check = accepted.get(principal);
+    if (check === undefined) {
+      check = Object.freeze({ ok: true, principal });
+      accepted.set(principal, check);
+    }
+    return check;
+  };
+  return (presented) => {
+    if (presented === undefined) return MISSING;
+    // Node joins repeated headers with ", "; no key holds a comma.
+    if (typeof presented !== "string" || presented.includes(",")) return NOT_ONE;
+    if (presented.length === 0) return EMPTY;
+    let found: Principal | undefined;
+    for (const source of sources) {
+      const principal = source.find(presented);
+      if (found === undefined) found = principal;
+    }
+    return found === undefined ? INVALID : acceptance(found);
+  };
+}
