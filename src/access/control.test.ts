@@ -14,9 +14,10 @@ const operation = (area: string, name: string) =>
     area,
     name,
     summary: `${area}/${name}`,
+    description: "A test operation.",
     input: z.object({}),
     output: z.object({ ok: z.boolean() }),
-    examples: [{ input: {}, output: { ok: true } }],
+    examples: [{ title: "ok", input: {}, output: { ok: true } }],
     handler: () => ({ ok: true }),
   });
 const SUM = operation("math", "sum");
