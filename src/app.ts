@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastif
 import { AggregatorRegistry } from "prom-client";
 import type { AccessControl } from "./access/control.js";
 import { accessFromConfig } from "./access/from-config.js";
+import type { KeySource } from "./access/keys.js";
 import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
@@ -45,6 +46,8 @@ export interface AppOptions {
    * shortcuts (tests compare both).
    */
   serverShortcuts?: boolean;
+  /** Where keys are found besides API_KEYS: the managed-key directory. */
+  keySources?: readonly KeySource[];
   /** Fastify's `serverFactory`: lets a reload swap which app one HTTP server dispatches to. */
   serverFactory?: FastifyServerFactory;
   /**
@@ -118,7 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     AggregatorRegistry.setRegistries([metrics.registry]);
   }
   // A reload keeps the quota counters (and their Redis client): a SIGHUP resets no quota.
-  const access = replacing?.appState.access ?? accessFromConfig(app, config, metrics);
+  const access =
+    replacing?.appState.access ?? accessFromConfig(app, config, metrics, options.keySources);
   app.decorate("appState", { metrics, access });
 
   app.setErrorHandler(handleError);

@@ -7,8 +7,9 @@
  * SDK is imported on the first `/mcp` request: a process that never serves MCP never
  * loads it (several MB of heap).
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccessControl } from "../access/control.js";
+import type { Principal } from "../access/principal.js";
 import type { QuotaState } from "../access/rate-limit.js";
 import {
   MAX_LIST_ITEMS_PER_REQUEST,
@@ -20,16 +21,26 @@ import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Exchange, McpAnswer } from "./exchange.js";
-import { createMcpTools } from "./tools.js";
+import { createMcpTools, type McpTools } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
 
-/** What answers `/mcp`: the framing, and the one server's exchange. */
-interface Mcp {
-  frame: typeof import("./exchange.js").frame;
-  dispatch: typeof import("./exchange.js").dispatch;
+type ExchangeModule = typeof import("./exchange.js");
+
+/**
+ * The tools one request may see, with their server: a tool set (`/mcp/<area>`) narrowed to
+ * the key's scopes. Made on first use; every key with every scope shares one per set.
+ */
+interface View {
+  tools: McpTools;
   exchange: Exchange;
+  /** Bytes of its `tools/list` answer, the same until a reload builds the tools again. */
+  listBytes: number;
+  unitsPerList: number;
 }
+
+/** Views kept at once: one per tool set for keys with every scope, the rest by scopes. */
+const MAX_VIEWS = 64;
 
 /** Argument names one tool call may have (an operation takes a handful of parameters). */
 export const MAX_ARGUMENT_NAMES = 100;
@@ -82,24 +93,49 @@ export function registerMcp(
   access: AccessControl,
   run: Runner,
 ): void {
-  const tools = createMcpTools(operations, run, (error) =>
+  const all = createMcpTools(operations, run, (error) =>
     app.log.error({ err: error }, "unexpected fault"),
   );
-  // The SDK is imported, and one server for these tools connected, on the first request.
-  let mcp: Promise<Mcp> | undefined;
-  const ready = (): Promise<Mcp> => {
-    if (mcp === undefined) {
-      mcp = import("./exchange.js").then(async ({ frame, dispatch, connectExchange }) => ({
-        frame,
-        dispatch,
-        exchange: await connectExchange(tools),
-      }));
-      mcp.catch(() => {
-        mcp = undefined; // the next request tries again
+  // The SDK is imported on the first request.
+  let exchangeModule: Promise<ExchangeModule> | undefined;
+  const sdk = (): Promise<ExchangeModule> => {
+    if (exchangeModule === undefined) {
+      exchangeModule = import("./exchange.js");
+      exchangeModule.catch(() => {
+        exchangeModule = undefined; // the next request tries again
       });
     }
-    return mcp;
+    return exchangeModule;
   };
+  const views = new Map<string, Promise<View>>();
+
+  /** The view of tool set `area` (undefined: every area) for `principal`'s scopes. */
+  function viewOf(area: string | undefined, principal: Principal): Promise<View> {
+    const key = `${area ?? "*"}|${principal.everything ? "*" : principal.scopes.join(",")}`;
+    let view = views.get(key);
+    if (view === undefined) {
+      const tools =
+        area === undefined && principal.everything
+          ? all
+          : all.narrow(
+              (operation) =>
+                (area === undefined || operation.area === area) && principal.allows(operation),
+            );
+      view = sdk().then(async ({ connectExchange }) => {
+        const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
+        return {
+          tools,
+          exchange: await connectExchange(tools),
+          listBytes,
+          unitsPerList: listUnits(listBytes),
+        };
+      });
+      view.catch(() => views.delete(key));
+      if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
+      views.set(key, view);
+    }
+    return view;
+  }
 
   /**
    * Why a call's arguments have too many names, or undefined. No operation takes more than
@@ -120,20 +156,16 @@ export function registerMcp(
     return undefined;
   }
 
-  /**
-   * Bytes of the `tools/list` answer, the same for every request until a reload builds the
-   * tools again; writing it is ~10 ns a byte. Its price in quota units follows from them.
-   */
-  const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
+  /** Work of writing a `tools/list` answer, per byte (~10 ns). */
   const LIST_WORK_PER_BYTE = 10;
-  const unitsPerList = listUnits(listBytes);
 
   /**
    * Why a batch's messages together are over the request's limits, or undefined: the list
    * items its calls send (counted before any is read, as GraphQL counts its fields'), then
    * what its calls declare and its `tools/list` answers take.
    */
-  function batchOverBudget(messages: unknown[]): string | undefined {
+  function batchOverBudget(messages: unknown[], view: View): string | undefined {
+    const { tools, listBytes } = view;
     const items = { left: MAX_LIST_ITEMS_PER_REQUEST };
     for (const message of messages) {
       const args = callArguments(message);
@@ -173,10 +205,10 @@ export function registerMcp(
    * undefined. A batch is one request: its messages share one budget, as a GraphQL
    * document's fields do.
    */
-  function overBounds(messages: unknown[]): string | undefined {
+  function overBounds(messages: unknown[], view: View): string | undefined {
     return (
       tooManyArgumentNames(messages) ??
-      (messages.length > 1 ? batchOverBudget(messages) : undefined)
+      (messages.length > 1 ? batchOverBudget(messages, view) : undefined)
     );
   }
 
@@ -190,12 +222,18 @@ export function registerMcp(
     );
   }
 
-  app.post(MCP_PATH, { onRequest: access.authenticateOnly }, async (request, reply) => {
-    const { frame, dispatch, exchange } = await ready();
+  /** Answers one `/mcp` request for tool set `area` (undefined: every area). */
+  async function answer(
+    area: string | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const { frame, dispatch } = await sdk();
     // Whatever can refuse the request comes before its charge: a refused request costs nothing.
     const messages = frame(request.headers, request.body);
     if (!Array.isArray(messages)) return send(reply, messages);
-    const over = overBounds(messages);
+    const view = await viewOf(area, request.principal as Principal);
+    const over = overBounds(messages, view);
     if (over !== undefined) {
       return reply
         .code(400)
@@ -207,9 +245,18 @@ export function registerMcp(
         });
     }
     // Charged once, whatever the request holds; 0 units only asks whether a unit is left.
-    const units = quotaUnitsOf(messages, unitsPerList);
+    const units = quotaUnitsOf(messages, view.unitsPerList);
     const state = await access.charge(request, reply, units);
     if (state && !state.allowed) return refuse(reply, state, units);
-    return send(reply, await dispatch(exchange, messages));
-  });
+    return send(reply, await dispatch(view.exchange, messages));
+  }
+
+  const onRequest = access.authenticateOnly;
+  app.post(MCP_PATH, { onRequest }, (request, reply) => answer(undefined, request, reply));
+  // A tool set per area, so clients that cap their tools can mount the areas they need.
+  for (const area of new Set(operations.map((operation) => operation.area))) {
+    app.post(`${MCP_PATH}/${area}`, { onRequest }, (request, reply) =>
+      answer(area, request, reply),
+    );
+  }
 }

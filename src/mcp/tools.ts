@@ -69,6 +69,11 @@ export interface McpTools {
    * invalid), or undefined for an unknown tool or arguments that are not an object.
    */
   costOf(name: unknown, args: unknown): Spent | undefined;
+  /**
+   * The same tools, only those whose operation `keep` accepts (a tool set, a key's
+   * scopes): built from the tools already made, in the same order.
+   */
+  narrow(keep: (operation: AnyOperation) => boolean): McpTools;
 }
 
 function decimalText(value: unknown): unknown {
@@ -159,7 +164,17 @@ export function createMcpTools(
       },
     });
   }
-  const list: ListToolsResult = { tools };
+  return toolsOf(entries, tools, run, onFault);
+}
+
+/** The tools of `entries` (and their `tools/list` entries, in the same order). */
+function toolsOf(
+  entries: ReadonlyMap<string, ToolEntry>,
+  tools: readonly Tool[],
+  run: Runner,
+  onFault: (error: unknown) => void,
+): McpTools {
+  const list: ListToolsResult = { tools: [...tools] };
 
   function call(name: string, args: JsonObject | undefined): CallToolResult | undefined {
     const entry = entries.get(name);
@@ -199,5 +214,17 @@ export function createMcpTools(
     return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
   }
 
-  return { list, call, costOf };
+  function narrow(keep: (operation: AnyOperation) => boolean): McpTools {
+    const kept = new Map<string, ToolEntry>();
+    const keptTools: Tool[] = [];
+    for (const tool of tools) {
+      const entry = entries.get(tool.name) as ToolEntry;
+      if (!keep(entry.operation)) continue;
+      kept.set(tool.name, entry);
+      keptTools.push(tool);
+    }
+    return toolsOf(kept, keptTools, run, onFault);
+  }
+
+  return { list, call, costOf, narrow };
 }
