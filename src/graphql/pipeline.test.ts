@@ -161,6 +161,21 @@ describe("each step refuses with yoga's code and status, before anything runs", 
     expect(runs).toBe(2);
   });
 
+  it("a key with units left is charged nothing for a document refused by validation or the budget", async () => {
+    const { charge, charged } = quota(3, 0);
+    const { pipeline } = pipelineWith(charge);
+    for (const query of [
+      "{ t { nope } }",
+      "{ t { a: heavy(n: 15) { n } b: heavy(n: 15) { n } } }",
+    ]) {
+      const result = await pipeline.run({ query }, contextFor());
+      expect(refusal(result).code).not.toBe("RATE_LIMITED");
+    }
+    // Each state read (0 units), nothing charged.
+    expect(charged).toEqual([0, 0]);
+    expect(runs).toBe(0);
+  });
+
   it("a key over its quota is refused a new document before it is validated or compiled", async () => {
     const { charge, charged } = quota(3, 4);
     const { pipeline } = pipelineWith(charge);
