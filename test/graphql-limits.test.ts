@@ -128,6 +128,34 @@ describe("operation fields", () => {
   });
 });
 
+describe("selected fields", () => {
+  /** 100 operation fields, each selecting `leaves` aliased leaves through one fragment. */
+  const wide = (leaves: number) =>
+    `{ test { ${Array.from({ length: 100 }, (_, i) => `c${i}: count { ...L }`).join(" ")} } }
+     fragment L on TestCount { ${Array.from({ length: leaves }, (_, i) => `r${i}: runs`).join(" ")} }`;
+
+  it("1,901 fields run (the area, 100 operation fields, 18 leaves each)", async () => {
+    const response = await graphql(app, wide(18));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(counter.runs()).toBe(100);
+  });
+
+  it("2,001 are refused before anything is compiled, with the numbers in the message", async () => {
+    const message = await expectRefused(wide(19), "selectedFields");
+    expect(message).toMatch(/2001 fields.*at most 2000/);
+  });
+
+  it("the widest shape the other limits let through is refused in a few milliseconds", async () => {
+    // 100 operation fields of 420 leaves (42,101 fields in 2,000 tokens): compiled, it took
+    // 15 s and 700 MB of heap.
+    const query = wide(420);
+    expect(countTokens(query, 3000)).toBeLessThanOrEqual(DEFAULT_GRAPHQL_LIMITS.maxTokens);
+    const started = performance.now();
+    await expectRefused(query, "selectedFields");
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
 describe("depth", () => {
   const selection = "{ a { b { c { d { e { f { value } } } } } } }";
 
@@ -275,6 +303,7 @@ describe("countTokens", () => {
     expect(DEFAULT_GRAPHQL_LIMITS).toEqual({
       maxOperationFields: 100,
       maxDepth: 8,
+      maxSelectedFields: 2000,
       maxIntrospectionFields: 2,
       maxTokens: 2000,
       maxDocumentBytes: 32 * 1024,

@@ -1,9 +1,9 @@
 /**
  * Request limits for `/graphql`, all checked before anything runs: the size of the query
- * text and its number of tokens before parsing, and during validation its nesting depth and
- * the number of operation fields (calculations) it asks for. A request over a limit is
- * refused whole with HTTP 400 and an `errors` entry whose `extensions.code` is
- * `LIMIT_EXCEEDED`. Below them, the per-request budgets resolvers draw on while the
+ * text and its number of tokens before parsing, and during validation its nesting depth,
+ * the number of operation fields (calculations) it asks for and of fields it selects. A
+ * request over a limit is refused whole with HTTP 400 and an `errors` entry whose
+ * `extensions.code` is `LIMIT_EXCEEDED`. Below them, the per-request budgets resolvers draw on while the
  * request runs: problems reported, and list items sent across all fields.
  */
 import {
@@ -26,6 +26,13 @@ export interface GraphqlLimits {
   /** Nesting depth of fields, introspection excluded. */
   maxDepth: number;
   /**
+   * Fields selected at every level (aliases and fragment spreads counted, introspection
+   * included): graphql-jit compiles code for each, about 4.5 KiB of heap kept per field and
+   * more than linear time, so 100 operation fields of hundreds of aliased leaves would take
+   * seconds and more heap than the process has.
+   */
+  maxSelectedFields: number;
+  /**
    * `__schema` and `__type` fields per request (aliases counted): each may answer the whole
    * schema (about 70 KB of JSON built in the heap), so they are not multiplied freely.
    */
@@ -39,6 +46,7 @@ export interface GraphqlLimits {
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
   maxOperationFields: 100,
   maxDepth: 8,
+  maxSelectedFields: 2000,
   maxIntrospectionFields: 2,
   maxTokens: 2000,
   maxDocumentBytes: 32 * 1024,
@@ -93,8 +101,13 @@ export function requestLimitsRule(
     return {
       Document: {
         enter(document) {
-          const { operationFields, depth, introspectionFields, introspectionAliases } =
-            measureDocument(document, operation);
+          const {
+            operationFields,
+            depth,
+            introspectionFields,
+            introspectionAliases,
+            selectedFields,
+          } = measureDocument(document, operation);
           if (operationFields > limits.maxOperationFields) {
             const asked = countText(operationFields, limits.maxOperationFields);
             context.reportError(
@@ -129,6 +142,17 @@ export function requestLimitsRule(
                 `The query is nested ${depth} levels deep; at most ${limits.maxDepth} levels are allowed.`,
                 "depth",
                 limits.maxDepth,
+              ),
+            );
+          }
+          // Last: the other limits say more precisely what to change.
+          if (selectedFields > limits.maxSelectedFields) {
+            const asked = countText(selectedFields, limits.maxSelectedFields);
+            context.reportError(
+              limitError(
+                `Too many fields: the request selects ${asked} fields at all levels (aliases and fragment spreads count); at most ${limits.maxSelectedFields} are allowed per request.`,
+                "selectedFields",
+                limits.maxSelectedFields,
               ),
             );
           }

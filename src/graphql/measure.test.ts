@@ -116,6 +116,24 @@ describe("measureDocument", () => {
     expect(measureDocument(document, operation)).toMatchObject(expected);
   });
 
+  it.each([
+    ["every level counted", "{ math { sum(numbers: [1]) { decimal } } }", 3],
+    ["aliases counted", "{ math { a: sum { decimal } b: sum { decimal result } } }", 6],
+    [
+      "a fragment counted each time it is spread",
+      "{ math { a: sum { ...S } b: sum { ...S } } } fragment S on MathSum { x: decimal y: decimal }",
+      7,
+    ],
+    ["introspection counted", "{ __schema { types { name } } }", 3],
+    [
+      "the largest operation of a document",
+      "query A { math { sum { decimal } } } query B { x { y } }",
+      3,
+    ],
+  ])("selected fields: %s", (_case, document, selectedFields) => {
+    expect(measureDocument(parse(document)).selectedFields).toBe(selectedFields);
+  });
+
   it("measures fragments that double at each level without expanding them", () => {
     const measure = measureDocument(parse(doublingFragments(40)));
     expect(measure).toMatchObject({ operationFields: 1, depth: 3, introspectionFields: 0 });

@@ -36,6 +36,11 @@ export interface DocumentMeasure {
    * the answer is bounded by the schema itself and graphql's introspection depth rule.
    */
   introspectionAliases: number;
+  /**
+   * Every field selected, at every level (introspection included), fragments expanded where
+   * they are spread, in the largest operation: what graphql-jit compiles code for.
+   */
+  selectedFields: number;
 }
 
 /**
@@ -47,7 +52,7 @@ export interface DocumentMeasure {
  *
  * @example
  * measureDocument(parse("{ a: math { sum(numbers: [1]) { decimal } } b: math { sum(numbers: [2]) { decimal } } }"));
- * // { operationFields: 2, depth: 3, introspectionFields: 0, introspectionAliases: 0 }
+ * // { operationFields: 2, depth: 3, introspectionFields: 0, introspectionAliases: 0, selectedFields: 6 }
  */
 export function measureDocument(
   document: DocumentNode,
@@ -147,8 +152,17 @@ export function measureDocument(
       isIntrospectionRoot(field) && field.selectionSet ? aliasesIn(field.selectionSet) : 0,
     );
 
+  /** Fields at every level below `set`, its own included. */
+  const selectedIn = (set: SelectionSetNode): number =>
+    sumOverFields(
+      set,
+      "selected",
+      (field) => 1 + (field.selectionSet ? selectedIn(field.selectionSet) : 0),
+    );
+
   let operationFields = 0;
   let depth = 0;
+  let selectedFields = 0;
   let introspectionFields = 0;
   let introspectionAliases = 0;
   for (const definition of operation ? [operation] : document.definitions) {
@@ -157,6 +171,7 @@ export function measureDocument(
     depth = Math.max(depth, depthOf(definition.selectionSet));
     introspectionFields = Math.max(introspectionFields, introspectionAt(definition.selectionSet));
     introspectionAliases += introspectionAliasesAt(definition.selectionSet);
+    selectedFields = Math.max(selectedFields, selectedIn(definition.selectionSet));
   }
-  return { operationFields, depth, introspectionFields, introspectionAliases };
+  return { operationFields, depth, introspectionFields, introspectionAliases, selectedFields };
 }

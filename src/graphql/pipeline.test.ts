@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type GraphQLError, GraphQLError as GraphQLErrorClass, Source } from "graphql";
+import { type GraphQLError, GraphQLError as GraphQLErrorClass, parse, Source } from "graphql";
 import { beforeEach, describe, expect, it } from "vitest";
 import { brokenOperation } from "../../test/fixtures/faulty-operations.js";
 import { defineOperation, integer, text, z } from "../kit/index.js";
 import { createBudget } from "./budget.js";
 import { DEFAULT_GRAPHQL_LIMITS } from "./limits.js";
 import { createPipeline, type GraphqlParams, type GraphqlResult, maskError } from "./pipeline.js";
+import { preparedBytes } from "./prepared-cache.js";
 import type { Charge } from "./quota.js";
 import { buildGraphqlSchema } from "./schema.js";
 
@@ -41,7 +42,7 @@ const operations = [echo, heavy, brokenOperation];
 const schema = buildGraphqlSchema(operations);
 const TWO = 'query A { t { echo(text: "a") { text } } } query B { t { echo(text: "b") { text } } }';
 
-function pipelineWith(charge?: Charge) {
+function pipelineWith(charge?: Charge, preparedCacheBytes?: number) {
   const logged: unknown[] = [];
   const pipeline = createPipeline({
     schema,
@@ -50,6 +51,7 @@ function pipelineWith(charge?: Charge) {
     maskedMessage: "Unexpected error.",
     logMasked: (error) => logged.push(error),
     ...(charge ? { charge } : {}),
+    ...(preparedCacheBytes ? { preparedCacheBytes } : {}),
   });
   return { pipeline, logged };
 }
@@ -143,25 +145,71 @@ describe("each step refuses with yoga's code and status, before anything runs", 
   });
 
   it("over the quota: 429 with Retry-After, charged the document's operation fields", async () => {
-    const charged: number[] = [];
-    const charge: Charge = async (_request, _reply, units) => {
-      charged.push(units);
-      const policy = { name: "per-key", limit: 1, windowSeconds: 60 };
-      return { allowed: false, policy, remaining: 0, resetSeconds: 7, failedOpen: false };
-    };
-    const result = await run(
-      { query: '{ t { a: echo(text: "a") { text } b: echo(text: "b") { text } } }' },
-      "POST",
-      charge,
-    );
+    const { charge, charged } = quota(3, 0);
+    const query = '{ t { a: echo(text: "a") { text } b: echo(text: "b") { text } } }';
+    const { pipeline } = pipelineWith(charge);
+    // A new document: the key's state is read (0 units), then its 2 fields are charged.
+    expect((await pipeline.run({ query }, contextFor())).errors).toBeUndefined();
+    // Prepared: charged at once, and refused.
+    const result = await pipeline.run({ query }, contextFor());
     expect(refusal(result)).toMatchObject({
       code: "RATE_LIMITED",
       http: { status: 429, headers: { "retry-after": "7" } },
     });
-    expect(charged).toEqual([2]);
+    expect(result.errors?.[0]?.message).toMatch(/this request asks for 2;/);
+    expect(charged).toEqual([0, 2, 2]);
+    expect(runs).toBe(2);
+  });
+
+  it("a key with units left is charged nothing for a document refused by validation or the budget", async () => {
+    const { charge, charged } = quota(3, 0);
+    const { pipeline } = pipelineWith(charge);
+    for (const query of [
+      "{ t { nope } }",
+      "{ t { a: heavy(n: 15) { n } b: heavy(n: 15) { n } } }",
+    ]) {
+      const result = await pipeline.run({ query }, contextFor());
+      expect(refusal(result).code).not.toBe("RATE_LIMITED");
+    }
+    // Each state read (0 units), nothing charged.
+    expect(charged).toEqual([0, 0]);
+    expect(runs).toBe(0);
+  });
+
+  it("a key over its quota is refused a new document before it is validated or compiled", async () => {
+    const { charge, charged } = quota(3, 4);
+    const { pipeline } = pipelineWith(charge);
+    const many = Array.from({ length: 150 }, (_, i) => `f${i}: echo(text: "a") { text }`);
+    // The first is over the field limit and names an unknown field: its 429 says it was
+    // never validated. The units are counted on the parsed operation.
+    for (const [query, units] of [
+      [`{ t { ${many.join(" ")} nope } }`, 151],
+      ['{ t { echo(text: "a") { text } } }', 1],
+    ] as const) {
+      const result = await pipeline.run({ query }, contextFor());
+      expect(refusal(result)).toMatchObject({ code: "RATE_LIMITED", http: { status: 429 } });
+      expect(result.errors?.[0]?.message).toMatch(`this request asks for ${units};`);
+    }
+    expect(charged).toEqual([0, 0]);
     expect(runs).toBe(0);
   });
 });
+
+/**
+ * A key's quota of `limit` units, `consumed` already, counted as rate-limiter-flexible
+ * does: every charge is added, refused ones too, and a key is over once past its limit.
+ */
+function quota(limit: number, consumed: number) {
+  const charged: number[] = [];
+  const policy = { name: "per-key", limit, windowSeconds: 60 };
+  const charge: Charge = async (_request, _reply, units) => {
+    charged.push(units);
+    consumed += units;
+    const remaining = Math.max(0, limit - consumed);
+    return { allowed: consumed <= limit, policy, remaining, resetSeconds: 7, failedOpen: false };
+  };
+  return { charge, charged };
+}
 
 describe("execution", () => {
   it("runs a prepared query synchronously, with its compiled serialiser", () => {
@@ -208,6 +256,45 @@ describe("execution", () => {
     const result = await run({ query: "{ t { a: heavy(n: 5) { n } b: heavy(n: 5) { n } } }" });
     expect(result).toMatchObject({ data: { t: { a: { n: 5 }, b: { n: 5 } } } });
     expect(runs).toBe(2);
+  });
+});
+
+describe("prepared documents", () => {
+  /** `count` aliased echo fields: 1 + 2 × count fields selected. */
+  const aliases = (seed: number, count: number) =>
+    `{ t { ${Array.from({ length: count }, (_, i) => `e${i}: echo(text: "${seed}") { text }`).join(" ")} } }`;
+
+  it("are kept within their byte budget, whatever their number", async () => {
+    const one = preparedBytes(parse(aliases(0, 10)).tokenCount ?? 0, 21);
+    const { pipeline } = pipelineWith(undefined, 3 * one + 1);
+    for (let seed = 0; seed < 10; seed++) {
+      expect(
+        (await pipeline.run({ query: aliases(seed, 10) }, contextFor())).errors,
+      ).toBeUndefined();
+    }
+    expect(pipeline.preparedStats()).toEqual({ texts: 3, bytes: 3 * one });
+  });
+
+  it("are charged by the fields they select: a larger document takes the room of several", async () => {
+    const bytesOf = (query: string, fields: number) =>
+      preparedBytes(parse(query).tokenCount ?? 0, fields);
+    const small = bytesOf(aliases(10, 1), 3);
+    const large = bytesOf(aliases(99, 100), 201);
+    const { pipeline } = pipelineWith(undefined, large + 5 * small);
+    for (let seed = 10; seed < 30; seed++) {
+      await pipeline.run({ query: aliases(seed, 1) }, contextFor());
+    }
+    expect(pipeline.preparedStats().texts).toBeGreaterThan(15);
+    await pipeline.run({ query: aliases(99, 100) }, contextFor());
+    expect(pipeline.preparedStats()).toEqual({ texts: 6, bytes: large + 5 * small });
+  });
+
+  it("a document over the whole budget runs, and is not kept", async () => {
+    const { pipeline } = pipelineWith(undefined, 64 * 1024);
+    const result = await pipeline.run({ query: aliases(1, 50) }, contextFor());
+    expect(result.errors).toBeUndefined();
+    expect(runs).toBe(50);
+    expect(pipeline.preparedStats()).toEqual({ texts: 0, bytes: 0 });
   });
 });
 

@@ -7,9 +7,11 @@
  *   → error masking
  *
  * A document that passes everything up to the budget is remembered (by query text, then
- * operation name; bounded), so a repeated request only checks its budget, charges its
- * quota and runs. Documents that fail are never remembered: a client may send endless
- * variants.
+ * operation name), so a repeated request only checks its budget, charges its quota and
+ * runs. What is remembered is bounded by an estimate of the heap it holds
+ * (prepared-cache.ts). Documents that fail are never remembered: a client may send endless
+ * variants. With quotas on, a document not remembered is validated and compiled only for a
+ * key that has units left: a key already over its quota gets its 429 after the parse.
  *
  * Two HTTP adapters feed it (adapters.ts, docs/graphql.md): the shortcut for the usual
  * JSON POST, and yoga (register.ts) for every other request. They may read parameters,
@@ -25,13 +27,21 @@ import {
   GraphQLError,
   type GraphQLSchema,
   getOperationAST,
+  type OperationDefinitionNode,
   parse,
   specifiedRules,
   validate,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Budget, CostedFields } from "./budget.js";
-import { type GraphqlLimits, queryTextProblem, requestRules, variablesProblem } from "./limits.js";
+import {
+  type GraphqlLimits,
+  measureDocument,
+  queryTextProblem,
+  requestRules,
+  variablesProblem,
+} from "./limits.js";
+import { ByteBoundedCache, PREPARED_CACHE_BYTES, preparedBytes } from "./prepared-cache.js";
 import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
 
 /** What the pipeline and the resolvers read of a request: its method, id and logger. */
@@ -71,6 +81,8 @@ export interface PipelineOptions {
   logMasked: (error: unknown) => void;
   /** Charges a request's operation fields to its key's quota, when quotas are on. */
   charge?: Charge;
+  /** Heap the prepared documents may hold, as estimated; {@link PREPARED_CACHE_BYTES} by default. */
+  preparedCacheBytes?: number;
 }
 
 interface Prepared {
@@ -84,8 +96,13 @@ interface Prepared {
   costed: CostedFields;
 }
 
-/** Distinct query texts kept prepared (each with the operation names asked of it). */
-const PREPARED_CACHED = 256;
+/** A parsed document and the operation a request runs of it: what validation starts from. */
+interface Parsed {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+}
+
+const newByName = () => new Map<string | undefined, Prepared>();
 
 /** Yoga's own refusals (GraphQL over HTTP), with its messages and statuses. */
 const NO_OPERATION = new GraphQLError("Could not determine what operation to execute.", {
@@ -171,19 +188,21 @@ export function createPipeline(options: PipelineOptions) {
   const { schema, limits, budget, maskedMessage, logMasked, charge } = options;
   // By query text, then operation name: no key is built per request (a long query would
   // be copied into it), and the text's hash is all a lookup computes.
-  const prepared = new Map<string, Map<string | undefined, Prepared>>();
+  const prepared = new ByteBoundedCache<Map<string | undefined, Prepared>>(
+    options.preparedCacheBytes ?? PREPARED_CACHE_BYTES,
+  );
 
   /** The query text's refusal (too long, too many tokens), or undefined; free once prepared. */
   function textProblem(query: string): GraphQLError | undefined {
     return prepared.has(query) ? undefined : queryTextProblem(query, limits);
   }
 
-  /** Checks a document up to the budget; a refusal when it fails a check. */
-  function prepare(
+  /** Text limits, parse and operation resolution: the cheap steps, bounded by the text limits. */
+  function parsed(
     query: string,
     operationName: string | undefined,
     viaGet: boolean,
-  ): Prepared | GraphqlResult {
+  ): Parsed | GraphqlResult {
     const tooLong = queryTextProblem(query, limits);
     if (tooLong) return { errors: [tooLong] };
     let document: DocumentNode;
@@ -197,6 +216,18 @@ export function createPipeline(options: PipelineOptions) {
     const operation = getOperationAST(document, operationName);
     if (!operation) return { errors: [NO_OPERATION] };
     if (operation.operation === "mutation" && viaGet) return { errors: [MUTATION_VIA_GET] };
+    return { document, operation };
+  }
+
+  /**
+   * Validates and compiles a parsed document, and remembers it; a refusal when it fails a
+   * check. The costly steps: the cache spares them to a repeated request.
+   */
+  function prepare(
+    query: string,
+    operationName: string | undefined,
+    { document, operation }: Parsed,
+  ): Prepared | GraphqlResult {
     // The limits are the operation's that runs, as the budget and the quota count it.
     const invalid = validate(schema, document, [
       ...specifiedRules,
@@ -209,32 +240,24 @@ export function createPipeline(options: PipelineOptions) {
     // A document refused by the budget is never compiled: that takes long for 100 fields.
     const compiled = costed.definition === null ? compile(document, operationName) : undefined;
     if (compiled && !isCompiledQuery(compiled)) return masked(compiled);
-    return { document, operationName, compiled, units: quotaUnits(document, operation), costed };
+    const entry = {
+      document,
+      operationName,
+      compiled,
+      units: quotaUnits(document, operation),
+      costed,
+    };
+    // Charged as compiled even when compilation waits for the budget: it may come next.
+    const bytes = preparedBytes(
+      document.tokenCount ?? limits.maxTokens,
+      measureDocument(document, operation).selectedFields,
+    );
+    prepared.charge(query, bytes, newByName)?.set(operationName, entry);
+    return entry;
   }
 
   function compile(document: DocumentNode, operationName: string | undefined) {
     return compileQuery(schema, document, operationName);
-  }
-
-  function preparedFor(
-    query: string,
-    operationName: string | undefined,
-    viaGet: boolean,
-  ): Prepared | GraphqlResult {
-    let byName = prepared.get(query);
-    const known = byName?.get(operationName);
-    if (known) return known;
-    const entry = prepare(query, operationName, viaGet);
-    if (!("document" in entry)) return entry;
-    if (!byName) {
-      if (prepared.size >= PREPARED_CACHED) {
-        prepared.delete(prepared.keys().next().value as string);
-      }
-      byName = new Map();
-      prepared.set(query, byName);
-    }
-    byName.set(operationName, entry);
-    return entry;
   }
 
   /** Unexpected errors become yoga's masked error, logged with the original. */
@@ -276,8 +299,37 @@ export function createPipeline(options: PipelineOptions) {
     context: RequestContext,
   ): GraphqlResult | Promise<GraphqlResult> {
     const operationName = params.operationName ?? undefined;
-    const entry = preparedFor(params.query, operationName, context.req.method === "GET");
+    const known = prepared.get(params.query)?.get(operationName);
+    if (known) return runPrepared(known, params, context);
+    const first = parsed(params.query, operationName, context.req.method === "GET");
+    if (!("document" in first)) return first;
+    if (!charge) return runNew(first, params, context);
+    // A key already over its quota is refused before the costly steps (charging nothing
+    // reads its state): else a key answered only 429s could still fill the heap and the
+    // CPU with documents prepared for nothing. The quota is charged once the budget passes.
+    return charge(context.req as FastifyRequest, context.reply as FastifyReply, 0).then((state) =>
+      state && !state.allowed
+        ? { errors: [quotaRefusal(state, quotaUnits(first.document, first.operation))] }
+        : runNew(first, params, context),
+    );
+  }
+
+  function runNew(
+    first: Parsed,
+    params: GraphqlParams,
+    context: RequestContext,
+  ): GraphqlResult | Promise<GraphqlResult> {
+    const entry = prepare(params.query, params.operationName ?? undefined, first);
     if (!("document" in entry)) return entry;
+    return runPrepared(entry, params, context);
+  }
+
+  function runPrepared(
+    entry: Prepared,
+    params: GraphqlParams,
+    context: RequestContext,
+  ): GraphqlResult | Promise<GraphqlResult> {
+    const operationName = entry.operationName;
     const variables = params.variables ?? {};
     const tooMany = variablesProblem(variables);
     if (tooMany) return { errors: [tooMany] };
@@ -300,7 +352,12 @@ export function createPipeline(options: PipelineOptions) {
     );
   }
 
-  return { run, textProblem };
+  /** How many query texts are kept prepared, and the heap they are estimated to hold. */
+  function preparedStats(): { texts: number; bytes: number } {
+    return { texts: prepared.size, bytes: prepared.bytes };
+  }
+
+  return { run, textProblem, preparedStats };
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;
