@@ -24,8 +24,8 @@ import {
   stopAll,
 } from "./helpers.js";
 
-const KEY = "graphql-documents-test-key";
-const METRICS_TOKEN = "graphql-documents-metrics-token";
+const KEY = "graphql-documents-test-key-0123456789";
+const METRICS_TOKEN = "graphql-documents-metrics-token-0123456789";
 /** Documents sent, at most, and for at most this long. */
 const DOCUMENTS = 300;
 const MAX_MS = 60_000;
