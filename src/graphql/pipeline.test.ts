@@ -193,6 +193,21 @@ describe("each step refuses with yoga's code and status, before anything runs", 
     expect(charged).toEqual([0, 0]);
     expect(runs).toBe(0);
   });
+
+  it("a key whose units left cannot cover a new document is refused it before validation", async () => {
+    // A refused charge keeps none of its units: a key with 2 left keeps them however
+    // many 3-field documents it sends, so "over quota" alone would never stop them.
+    const { charge, charged } = quota(3, 1);
+    const { pipeline } = pipelineWith(charge);
+    for (let seed = 0; seed < 3; seed++) {
+      const query = `{ t { a: echo(text: "${seed}") { text } b: nope c: nope } }`;
+      const result = await pipeline.run({ query }, contextFor());
+      expect(refusal(result)).toMatchObject({ code: "RATE_LIMITED", http: { status: 429 } });
+      expect(result.errors?.[0]?.message).toMatch("this request asks for 3;");
+    }
+    expect(charged).toEqual([0, 0, 0]);
+    expect(pipeline.preparedStats().texts).toBe(0);
+  });
 });
 
 /**

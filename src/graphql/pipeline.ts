@@ -304,12 +304,14 @@ export function createPipeline(options: PipelineOptions) {
     const first = parsed(params.query, operationName, context.req.method === "GET");
     if (!("document" in first)) return first;
     if (!charge) return runNew(first, params, context);
-    // A key already over its quota is refused before the costly steps (charging nothing
-    // reads its state): else a key answered only 429s could still fill the heap and the
-    // CPU with documents prepared for nothing. The quota is charged once the budget passes.
+    // A key whose quota cannot cover the document is refused before the costly steps
+    // (charging nothing reads its state): else a key answered only 429s could still fill
+    // the heap and the CPU with documents prepared for nothing (a refused charge keeps
+    // none of its units, so the units left never run out). Charged once the budget passes.
+    const units = quotaUnits(first.document, first.operation);
     return charge(context.req as FastifyRequest, context.reply as FastifyReply, 0).then((state) =>
-      state && !state.allowed
-        ? { errors: [quotaRefusal(state, quotaUnits(first.document, first.operation))] }
+      state && (!state.allowed || state.remaining < units)
+        ? { errors: [quotaRefusal(state, units)] }
         : runNew(first, params, context),
     );
   }
