@@ -58,7 +58,10 @@ export function loadNodeSqlite(): NodeSqlite {
   return nodeSqlite;
 }
 
-function isSqliteExperimentalWarning(warning: string | Error, typeOrOptions: unknown): boolean {
+export function isSqliteExperimentalWarning(
+  warning: string | Error,
+  typeOrOptions: unknown,
+): boolean {
   const message = typeof warning === "string" ? warning : warning.message;
   const type =
     typeof typeOrOptions === "string"
