@@ -5,7 +5,7 @@
  * it fails.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -502,6 +502,34 @@ for (const store of stores) await store.close();
 describe("key store on SQLite", () => {
   storeSuite("sqlite", sqliteBackend);
 
+  it("shares one connection among the stores of one file in one process", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ucs-keys-"));
+    try {
+      const [a, b] = await Promise.all([openKeyStore({ dataDir }), openKeyStore({ dataDir })]);
+      const started = Date.now();
+      // Two connections in one thread would wait on each other's write lock: a stall of
+      // the busy timeout, then "database is locked".
+      const created = await Promise.all([
+        a.create({ name: "a" }),
+        b.create({ name: "b" }),
+        a.addUsage([{ keyId: "k", date: DAY, operation: "x", calls: 1, units: 1 }], new Map()),
+        b.addUsage([{ keyId: "k", date: DAY, operation: "x", calls: 1, units: 1 }], new Map()),
+      ]);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(created).toHaveLength(4);
+      await a.close();
+      await a.close();
+      // b still works after a closed; a new store after both closed opens the file again.
+      expect(await b.usage("k", DAY, DAY)).toMatchObject([{ calls: 2 }]);
+      await b.close();
+      const c = await openKeyStore({ dataDir });
+      expect(await c.version()).toBe(2);
+      await c.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("rejects at open, saying why, when its directory cannot be made", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ucs-keys-bad-"));
     try {
@@ -513,6 +541,32 @@ describe("key store on SQLite", () => {
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("rejects at open, saying why, when its file is not a database", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ucs-keys-bad-"));
+    try {
+      writeFileSync(join(dataDir, "keys.sqlite"), "not a database, ".repeat(100));
+      await expect(openKeyStore({ dataDir })).rejects.toThrow(
+        /^cannot open the SQLite key store .*keys\.sqlite: .*file is not a database/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Root writes anywhere; the test above covers an unusable path for root.
+  it.skipIf(process.getuid?.() === 0)("rejects at open in a read-only directory", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ucs-keys-ro-"));
+    try {
+      chmodSync(dataDir, 0o500);
+      await expect(openKeyStore({ dataDir })).rejects.toThrow(
+        /^cannot open the SQLite key store .*keys\.sqlite: .*unable to open database file/,
+      );
+    } finally {
+      chmodSync(dataDir, 0o700);
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

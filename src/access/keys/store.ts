@@ -294,7 +294,8 @@ export interface KeyStoreOptions {
 }
 
 /**
- * Opens the store and brings its schema to the latest migration. Rejects with an Error
+ * Opens the store and brings its schema to the latest migration. Stores opened on one
+ * SQLite file in one process share its connection; each is closed on its own. Rejects with an Error
  * saying why when the database cannot be opened, reached or migrated (a DATABASE_URL in the
  * message has its password replaced by "***").
  */
@@ -303,8 +304,42 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
   return url ? openPostgres(url) : openSqlite(options.dataDir);
 }
 
+/**
+ * The SQLite files open in this process. Stores opened on one file share its connection
+ * and Kysely's one-query-at-a-time queue: two connections in one thread would each wait
+ * synchronously for the other's write lock, which the waiting blocks from being released.
+ */
+const sqliteOpen = new Map<string, { db: Promise<Db>; stores: number }>();
+
 async function openSqlite(dataDir: string): Promise<KeyStore> {
   const file = join(resolve(dataDir), SQLITE_FILE);
+  let entry = sqliteOpen.get(file);
+  if (!entry) {
+    const opening = connectSqlite(dataDir, file);
+    const created = { db: opening, stores: 0 };
+    entry = created;
+    sqliteOpen.set(file, created);
+    opening.catch(() => {
+      if (sqliteOpen.get(file) === created) sqliteOpen.delete(file);
+    });
+  }
+  const shared = entry;
+  shared.stores++;
+  let db: Db;
+  try {
+    db = await shared.db;
+  } catch (error) {
+    shared.stores--;
+    throw error;
+  }
+  return new KyselyKeyStore("sqlite", db, async () => {
+    if (--shared.stores > 0) return;
+    if (sqliteOpen.get(file) === shared) sqliteOpen.delete(file);
+    await db.destroy();
+  });
+}
+
+async function connectSqlite(dataDir: string, file: string): Promise<Db> {
   const where = `the SQLite key store ${file}`;
   let db: import("node:sqlite").DatabaseSync;
   try {
@@ -323,7 +358,7 @@ async function openSqlite(dataDir: string): Promise<KeyStore> {
     db.close();
     throw new Error(`cannot open ${where}: ${describe(error)}`);
   }
-  return migrated("sqlite", new NodeSqliteDialect(db), where, []);
+  return migrated(new NodeSqliteDialect(db), where, []);
 }
 
 async function openPostgres(url: string): Promise<KeyStore> {
@@ -350,7 +385,8 @@ async function openPostgres(url: string): Promise<KeyStore> {
   // would crash the process. The next query gets a new connection or rejects: callers
   // handle that (API.md §7, store faults).
   pool.on("error", () => {});
-  return migrated("postgres", new PostgresDialect({ pool }), where, secrets);
+  const db = await migrated(new PostgresDialect({ pool }), where, secrets);
+  return new KyselyKeyStore("postgres", db, () => db.destroy());
 }
 
 function decodeURIComponentSafe(text: string): string {
@@ -362,12 +398,7 @@ function decodeURIComponentSafe(text: string): string {
 }
 
 /** The Kysely instance, migrated; or a rejection naming `where` and the cause. */
-async function migrated(
-  kind: KeyStore["kind"],
-  dialect: Dialect,
-  where: string,
-  secrets: string[],
-): Promise<KeyStore> {
+async function migrated(dialect: Dialect, where: string, secrets: string[]): Promise<Db> {
   const db: Db = new Kysely<Database>({ dialect });
   const migrator = new Migrator({
     db,
@@ -383,7 +414,7 @@ async function migrated(
     for (const secret of secrets) cause = cause.replaceAll(secret, "***");
     throw new Error(`cannot reach or migrate ${where}: ${cause}`);
   }
-  return new KyselyKeyStore(kind, db);
+  return db;
 }
 
 /** An error's message; with none (AggregateError of refused connections), its code. */
@@ -500,7 +531,10 @@ class KyselyKeyStore implements KeyStore {
   constructor(
     readonly kind: KeyStore["kind"],
     private readonly db: Db,
+    private readonly release: () => Promise<void>,
   ) {}
+
+  #closed = false;
 
   async create(input: NewKey): Promise<{ record: KeyRecord; secret: string }> {
     const secret = newSecret();
@@ -715,6 +749,8 @@ class KyselyKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
-    await this.db.destroy();
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.release();
   }
 }
