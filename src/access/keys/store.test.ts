@@ -499,6 +499,22 @@ for (const store of stores) await store.close();
   });
 }
 
+describe("secrets", () => {
+  it("are ucs_ and 40 base62 characters, drawn without bias", () => {
+    expect(randomBase62(16)).toMatch(/^[0-9A-Za-z]{16}$/);
+    // Folding bytes mod 62 would make "0"…"7" (256 = 4 × 62 + 8) 25% likelier: ≈ 2480
+    // each here against 2000; the bounds are about 7 standard deviations wide.
+    const counts = new Map<string, number>();
+    for (const char of randomBase62(62 * 2000)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    for (const count of counts.values()) {
+      expect(count).toBeGreaterThan(1700);
+      expect(count).toBeLessThan(2300);
+    }
+    expect(hashSecret("ucs_x")).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
 describe("key store on SQLite", () => {
   storeSuite("sqlite", sqliteBackend);
 
