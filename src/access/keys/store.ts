@@ -68,6 +68,7 @@ export interface UsageRow {
   /** YYYY-MM-DD, UTC. */
   date: string;
   operation: string;
+  /** Whole numbers (stored as 64-bit integers). */
   calls: number;
   units: number;
 }
