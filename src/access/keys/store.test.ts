@@ -605,6 +605,15 @@ describe("key store on an unreachable PostgreSQL", () => {
       expect(failure.message).not.toContain(password);
       expect(JSON.stringify(failure)).not.toContain(password);
     }
+    const withQuery = `postgres://127.0.0.1:${port}/keys?sslpassword=${password}`;
+    const queried = await openKeyStore({ dataDir: "/unused", databaseUrl: withQuery }).then(
+      () => new Error("opened"),
+      (error: Error) => error,
+    );
+    expect(queried.message).toMatch(
+      `cannot reach or migrate the PostgreSQL key store postgres://127.0.0.1:${port}/keys?…: `,
+    );
+    expect(queried.message).not.toContain(password);
     await expect(
       openKeyStore({ dataDir: "/unused", databaseUrl: `mysql://u:${password}@h/db` }),
     ).rejects.toThrow(/^DATABASE_URL must be a postgres:\/\/ URL, not mysql:\/\/…$/);

@@ -295,10 +295,10 @@ export interface KeyStoreOptions {
 }
 
 /**
- * Opens the store and brings its schema to the latest migration. Stores opened on one
- * SQLite file in one process share its connection; each is closed on its own. Rejects with an Error
+ * Opens the store and brings its schema to the latest migration. Rejects with an Error
  * saying why when the database cannot be opened, reached or migrated (a DATABASE_URL in the
- * message has its password replaced by "***").
+ * message shows no password and no query string). Stores opened on one SQLite file in one
+ * process share its connection; each is closed on its own.
  */
 export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
   const url = options.databaseUrl?.trim();
@@ -373,8 +373,10 @@ async function openPostgres(url: string): Promise<KeyStore> {
     throw new Error(`DATABASE_URL must be a postgres:// URL, not ${parsed.protocol}//…`);
   }
   const secrets = [parsed.password, decodeURIComponentSafe(parsed.password)].filter(Boolean);
-  if (parsed.password) parsed.password = "***";
-  const where = `the PostgreSQL key store ${parsed.href}`;
+  // The query string may carry credentials too (password=, sslpassword=): left out.
+  const user = parsed.username ? `${parsed.username}${parsed.password ? ":***" : ""}@` : "";
+  const shown = `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}${parsed.search ? "?…" : ""}`;
+  const where = `the PostgreSQL key store ${shown}`;
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({
     connectionString: url,
