@@ -27,6 +27,7 @@ import { bodyForEmptyError, handleGraphqlError, useFastifyParams } from "./http-
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from "./limits.js";
 import { createPipeline, type Pipeline, type RequestContext } from "./pipeline.js";
 import type { Charge } from "./quota.js";
+import type { UsageHook } from "./resolve.js";
 import { buildGraphqlSchema, isLoggedFault } from "./schema.js";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -78,6 +79,8 @@ export interface GraphqlOptions {
   run?: Runner;
   /** Charges each request's operation fields to its key's quota, when limits are on. */
   charge?: Charge;
+  /** Told of each field's operation as it runs, with its request (the key's usage). */
+  used?: UsageHook;
   /**
    * Whether plain JSON POSTs take the shortcut adapter rather than yoga's (see
    * adapters.ts); true by default. The tests turn it off to compare both adapters' answers.
@@ -104,7 +107,7 @@ export function registerGraphql(
   options: GraphqlOptions = {},
 ): Pipeline {
   // Built here, synchronously, so a schema problem stops the start with its message.
-  const schema = buildGraphqlSchema(operations, options.run);
+  const schema = buildGraphqlSchema(operations, options.run, options.used);
   const limits = options.limits ?? DEFAULT_GRAPHQL_LIMITS;
   const logger = yogaLogger(app.log);
   const pipeline = createPipeline({

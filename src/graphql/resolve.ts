@@ -10,10 +10,21 @@ import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js
 import type { AnyOperation } from "../kit/define.js";
 import { takeListItems, takeProblems } from "./limits.js";
 
-/** What resolvers need of their context: the fastify request, for its logger. */
+/** What resolvers need of their context: the fastify request, for its logger and its key. */
 export interface ResolverContext {
-  req?: { id?: string; log?: { error(object: object, message: string): void } };
+  req?: {
+    id?: string;
+    log?: { error(object: object, message: string): void };
+    /** Whose key the request carries: its scopes decide which fields run. */
+    principal?: { allows(operation: AnyOperation): boolean };
+  };
 }
+
+/** Told of each field's operation as it runs, with its request (the key's usage). */
+export type UsageHook = (
+  request: NonNullable<ResolverContext["req"]>,
+  operation: AnyOperation,
+) => void;
 
 /** Faults already logged with their request, so the masking log (yoga's logger) skips them. */
 const loggedFaults = new WeakSet<object>();
@@ -38,7 +49,18 @@ export function resolveOperation(
   operation: AnyOperation,
   args: Record<string, unknown>,
   context: ResolverContext,
+  used?: UsageHook,
 ): unknown {
+  const principal = context.req?.principal;
+  if (principal !== undefined && !principal.allows(operation)) {
+    throw new GraphQLError(
+      `This API key's scopes do not include ${operation.area}/${operation.name}`,
+      {
+        extensions: { code: "FORBIDDEN" },
+      },
+    );
+  }
+  if (used !== undefined && context.req !== undefined) used(context.req, operation);
   // An explicit `null` for an optional argument means "not given", as in REST. A plain
   // loop: this runs for every field of every request.
   const input: Record<string, unknown> = {};

@@ -10,7 +10,7 @@ import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
 import { camelCase, capitalize, graphqlFieldOf, pascalCase } from "./names.js";
-import { resolveOperation } from "./resolve.js";
+import { resolveOperation, type UsageHook } from "./resolve.js";
 import { DecimalScalar, SafeIntScalar } from "./scalars.js";
 import {
   type Builder,
@@ -35,6 +35,7 @@ function operationField(
   operation: AnyOperation,
   where: string,
   run: Runner,
+  used: UsageHook | undefined,
 ): AreaField {
   const typeName = pascalCase(`${operation.area}/${operation.name}`);
   const result = types.output(operation.output, typeName, where);
@@ -71,7 +72,7 @@ function operationField(
       ),
       // The one cast: the runner answers what the output schema says, a type known at start only.
       resolve: (_parent, args, context) =>
-        resolveOperation(run, operation, args, context) as FieldValue,
+        resolveOperation(run, operation, args, context, used) as FieldValue,
     });
 }
 
@@ -86,6 +87,7 @@ function operationField(
 export function buildGraphqlSchema(
   operations: readonly AnyOperation[],
   run: Runner = execute,
+  used?: UsageHook,
 ): GraphQLSchema {
   const builder: Builder = new SchemaBuilder<SchemaTypes>({});
   builder.addScalarType("Decimal", DecimalScalar);
@@ -106,7 +108,7 @@ export function buildGraphqlSchema(
       if (fields.has(field)) {
         throw new TypeError(`${id}: its GraphQL field name '${field}' is taken in area '${area}'`);
       }
-      fields.set(field, operationField(types, operation, id, run));
+      fields.set(field, operationField(types, operation, id, run, used));
     }
     const ref = builder.objectRef<Area>(types.uniqueName(`${pascalCase(area)}Operations`));
     ref.implement({

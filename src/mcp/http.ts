@@ -248,6 +248,12 @@ export function registerMcp(
     const units = quotaUnitsOf(messages, view.unitsPerList);
     const state = await access.charge(request, reply, units);
     if (state && !state.allowed) return refuse(reply, state, units);
+    for (const message of messages) {
+      if ((message as { method?: unknown }).method !== "tools/call") continue;
+      const name = (message as { params?: { name?: unknown } }).params?.name;
+      const operation = view.tools.operationOf(name);
+      if (operation !== undefined) access.used(request, operation, 1);
+    }
     return send(reply, await dispatch(view.exchange, messages));
   }
 

@@ -74,6 +74,8 @@ export interface McpTools {
    * scopes): built from the tools already made, in the same order.
    */
   narrow(keep: (operation: AnyOperation) => boolean): McpTools;
+  /** The operation of tool `name`, or undefined for a name not among these tools. */
+  operationOf(name: unknown): AnyOperation | undefined;
 }
 
 function decimalText(value: unknown): unknown {
@@ -226,5 +228,8 @@ function toolsOf(
     return toolsOf(kept, keptTools, run, onFault);
   }
 
-  return { list, call, costOf, narrow };
+  const operationOf = (name: unknown) =>
+    typeof name === "string" ? entries.get(name)?.operation : undefined;
+
+  return { list, call, costOf, narrow, operationOf };
 }

@@ -1,6 +1,8 @@
 /**
- * MCP tool sets and scopes: `POST /mcp/<area>` serves that area's tools only, and a key
- * sees and runs only the tools its scopes include, on `/mcp` and on every set.
+ * Scopes on every surface (API.md §7): a key uses only the operations its scopes match.
+ * REST answers 403; GraphQL answers each field out of scope with null and FORBIDDEN while
+ * the others answer; MCP lists and runs only the tools in scope. And MCP's tool sets:
+ * `POST /mcp/<area>` serves that area's tools only.
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,5 +106,68 @@ describe("scopes", () => {
       arguments: { start: 1, end: 3 },
     });
     expect(refused.error?.message).toMatch(/Unknown tool: misc_fizzbuzz/);
+  });
+});
+
+describe("REST", () => {
+  it.each([
+    ["/v1/math/sum?numbers=1,2", MATH_KEY, 200],
+    ["/v1/hash/hmac-md5?text=a&key=b", MATH_KEY, 200],
+    ["/v1/misc/status-code?code=404", MATH_KEY, 403],
+    ["/v1/math/sum?numbers=1,2", NOTHING_KEY, 403],
+    ["/v1/misc/status-code?code=404", TEST_KEY, 200],
+  ])("%s with %s → %i", async (url, key, status) => {
+    const response = await app.inject({ url, headers: { "x-api-key": key } });
+    expect(response.statusCode).toBe(status);
+    if (status === 403) {
+      expect(response.json()).toEqual({
+        detail: `This API key's scopes do not include ${url.slice(4, url.indexOf("?"))}`,
+      });
+    }
+  });
+
+  it("403 comes after the key and before validation", async () => {
+    const response = await app.inject({
+      url: "/v1/misc/status-code?code=nope",
+      headers: { "x-api-key": MATH_KEY },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+});
+
+describe("GraphQL", () => {
+  it("each field out of scope is null with FORBIDDEN; the fields in scope answer", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/graphql",
+      headers: { "x-api-key": MATH_KEY, "content-type": "application/json" },
+      payload: {
+        query:
+          '{ math { sum(numbers: ["0.1", "0.2"]) { decimal } } misc { statusCode(code: 404) { reason } } hash { hmacMd5(text: "a", key: "b") { algorithm } } }',
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.data).toEqual({
+      math: { sum: { decimal: "0.3" } },
+      misc: { statusCode: null },
+      hash: { hmacMd5: { algorithm: "hmac-md5" } },
+    });
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]).toMatchObject({
+      message: "This API key's scopes do not include misc/status-code",
+      path: ["misc", "statusCode"],
+      extensions: { code: "FORBIDDEN" },
+    });
+  });
+
+  it("a key with every scope is never refused", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/graphql",
+      headers: { "x-api-key": TEST_KEY, "content-type": "application/json" },
+      payload: { query: "{ misc { statusCode(code: 404) { reason } } }" },
+    });
+    expect(response.json()).toEqual({ data: { misc: { statusCode: { reason: "Not Found" } } } });
   });
 });
