@@ -61,3 +61,21 @@ describe("bounds before the key", () => {
     expect(() => loadConfig({ MAX_CONNECTIONS: "3" })).toThrow(/MAX_CONNECTIONS must be/);
   });
 });
+
+describe("managed keys", () => {
+  it("the store lives under ./data by default; DATABASE_URL must be PostgreSQL", () => {
+    expect(loadConfig({})).toMatchObject({ dataDir: "./data" });
+    expect(loadConfig({ DATA_DIR: "/var/lib/ucs" }).dataDir).toBe("/var/lib/ucs");
+    expect(loadConfig({ DATABASE_URL: "postgres://u:p@db/ucs" }).databaseUrl).toBe(
+      "postgres://u:p@db/ucs",
+    );
+    expect(() => loadConfig({ DATABASE_URL: "mysql://db" })).toThrow(/postgres:\/\//);
+  });
+
+  it("ADMIN_TOKEN needs 32 characters in every mode", () => {
+    expect(() => loadConfig({ ADMIN_TOKEN: "short" })).toThrow(
+      "ADMIN_TOKEN is 5 characters long; at least 32 are needed (the admin API's token, in every mode)",
+    );
+    expect(loadConfig({ ADMIN_TOKEN: STRONG }).adminToken).toBe(STRONG);
+  });
+});

@@ -45,6 +45,12 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** Keys that pass but are weak (outside production only): what to warn about at start. */
   weakSecrets: string[];
+  /** Where the embedded key store (SQLite) lives; unused with `databaseUrl`. */
+  dataDir: string;
+  /** PostgreSQL for the key store, shared by replicas (postgres://…); unset: SQLite. */
+  databaseUrl?: string;
+  /** Bearer token of the admin API (/admin/v1); unset: the admin API answers 404. */
+  adminToken?: string;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +138,7 @@ function checkSecrets(
   secrets: readonly string[],
   production: boolean,
   weak: string[],
+  strictWhy = "when NODE_ENV is production",
 ): void {
   secrets.forEach((secret, index) => {
     const which = secrets.length > 1 ? `${name} entry ${index + 1}` : name;
@@ -140,9 +147,7 @@ function checkSecrets(
     const strength = secretStrengthProblem(secret);
     if (!strength) return;
     if (production) {
-      throw new ConfigError(
-        `${which} ${strength} when NODE_ENV is production (e.g. openssl rand -base64 32)`,
-      );
+      throw new ConfigError(`${which} ${strength} ${strictWhy} (e.g. openssl rand -base64 32)`);
     }
     weak.push(`${which} ${strength}`);
   });
@@ -169,6 +174,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!generatedKey) checkSecrets("API_KEYS", apiKeys, production, weakSecrets);
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken) checkSecrets("METRICS_TOKEN", [metricsToken], production, weakSecrets);
+  const adminToken = env.ADMIN_TOKEN || undefined;
+  if (adminToken) {
+    checkSecrets(
+      "ADMIN_TOKEN",
+      [adminToken],
+      true,
+      weakSecrets,
+      "(the admin API's token, in every mode)",
+    );
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL must be a postgres:// URL");
+  }
   const logLevel = env.LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${logLevel}'`);
@@ -199,5 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: 100_000,
     }),
     weakSecrets,
+    dataDir: env.DATA_DIR || "./data",
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(adminToken ? { adminToken } : {}),
   };
 }

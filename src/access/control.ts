@@ -29,6 +29,8 @@ export interface AccessOptions {
   quotaOf: (plan: Plan | null) => QuotaCounter | undefined;
   /** Quota of failed authentications per client address; undefined when off. */
   authFailures?: QuotaCounter;
+  /** Where each charged use of an operation is counted, per key (the key store's usage). */
+  usage?: { record(keyId: string, operation: string, units: number): void };
   metrics: Metrics;
 }
 
@@ -46,6 +48,13 @@ export interface AccessControl {
   authenticateOnly: onRequestHookHandler;
   /** Whether the request's principal (verified by a hook before) may use `operation`. */
   allows(request: FastifyRequest, operation: AnyOperation): boolean;
+  /** What is left of the principal's quota, counting nothing; undefined without a quota. */
+  remaining(request: FastifyRequest): Promise<QuotaState | undefined>;
+  /**
+   * Counts a use of `operation` charged `units` in the principal's usage (the guard counts
+   * its own; GraphQL and MCP count each field and tool call they charged).
+   */
+  used(request: FastifyRequest, operation: AnyOperation, units: number): void;
   /**
    * Charges `units` to the request's key; a refused charge takes none of them. With 0
    * units nothing is counted, but the state says refused when the key has no unit left,
@@ -95,7 +104,19 @@ export function outOfScope(operation: AnyOperation): string {
  */
 export function createAccessControl(options: AccessOptions): AccessControl {
   const check = createKeyChecker(options.sources);
-  const { quotaOf, authFailures, metrics } = options;
+  const { quotaOf, authFailures, metrics, usage } = options;
+  /** `area/name` of each operation, made once. */
+  const keys = new WeakMap<AnyOperation, string>();
+  function used(request: FastifyRequest, operation: AnyOperation, units: number): void {
+    const principal = request.principal;
+    if (usage === undefined || principal === undefined) return;
+    let key = keys.get(operation);
+    if (key === undefined) {
+      key = operationKey(operation);
+      keys.set(operation, key);
+    }
+    usage.record(principal.id, key, units);
+  }
   const blockedUntil = new Map<string, { until: number; state: QuotaState }>();
 
   function blockedState(address: string): QuotaState | undefined {
@@ -187,6 +208,7 @@ export function createAccessControl(options: AccessOptions): AccessControl {
    * here and `done` is not called: fastify goes on to send that answer.
    */
   function hook(operation: AnyOperation | undefined): onRequestHookHandler {
+    if (operation !== undefined) keys.set(operation, operationKey(operation));
     return (request, reply, done) => {
       const refused = verifyKey(request, reply);
       if (refused !== undefined) {
@@ -199,10 +221,17 @@ export function createAccessControl(options: AccessOptions): AccessControl {
         sendError(reply, 403, outOfScope(operation));
         return;
       }
-      if (!quotaOf(principal.plan)) return done();
+      if (!quotaOf(principal.plan)) {
+        used(request, operation, 1);
+        return done();
+      }
       charge(request, reply, 1).then((state) => {
-        if (state && !state.allowed) tooManyRequests(reply, state, "this API key");
-        else done();
+        if (state && !state.allowed) {
+          tooManyRequests(reply, state, "this API key");
+          return;
+        }
+        used(request, operation, 1);
+        done();
       }, done);
     };
   }
@@ -211,6 +240,12 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     guard: hook,
     authenticateOnly: hook(undefined),
     allows: (request, operation) => request.principal?.allows(operation) === true,
+    used,
+    async remaining(request) {
+      const principal = request.principal;
+      const counter = principal && quotaOf(principal.plan);
+      return principal && counter ? counter.peek(principal.id) : undefined;
+    },
     charge,
     bearer(token, realm) {
       const matches = createSecretMatcher(token);

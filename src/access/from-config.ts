@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
 import type { Metrics } from "../observability/metrics.js";
-import { type AccessControl, createAccessControl } from "./control.js";
+import { type AccessControl, type AccessOptions, createAccessControl } from "./control.js";
 import { type KeySource, staticKeys } from "./keys.js";
 import type { Plan } from "./principal.js";
 import {
@@ -50,6 +50,7 @@ export function accessFromConfig(
   config: QuotaConfig,
   metrics: Metrics,
   sources: readonly KeySource[] = [],
+  usage?: AccessOptions["usage"],
 ): AccessControl {
   const storeFailure = throttledWarning((error) =>
     app.log.warn({ err: error }, "rate-limit store unavailable; requests pass uncounted"),
@@ -88,6 +89,7 @@ export function accessFromConfig(
     sources: [staticKeys(config.apiKeys), ...sources],
     quotaOf,
     metrics,
+    ...(usage ? { usage } : {}),
     authFailures:
       config.authFailureLimit > 0
         ? quota("auth-failures", config.authFailureLimit, config.authFailureWindowSeconds)
