@@ -3,11 +3,17 @@
  * Tests call `buildApp()` and `app.inject()`; `server.ts` listens.
  */
 import cluster from "node:cluster";
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerFactory,
+} from "fastify";
 import { AggregatorRegistry } from "prom-client";
 import type { AccessControl } from "./access/control.js";
 import { accessFromConfig } from "./access/from-config.js";
+import type { ManagedKeys } from "./access/keys/managed.js";
 import type { KeySource } from "./access/keys.js";
+import { registerMe } from "./access/me.js";
 import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
@@ -46,7 +52,12 @@ export interface AppOptions {
    * shortcuts (tests compare both).
    */
   serverShortcuts?: boolean;
-  /** Where keys are found besides API_KEYS: the managed-key directory. */
+  /**
+   * The managed keys (store, directory, usage), opened once per process by server.ts and
+   * kept across reloads; none in most tests (static keys only, no usage kept).
+   */
+  managedKeys?: ManagedKeys;
+  /** Where keys are found besides API_KEYS and the managed keys (tests). */
   keySources?: readonly KeySource[];
   /** Fastify's `serverFactory`: lets a reload swap which app one HTTP server dispatches to. */
   serverFactory?: FastifyServerFactory;
@@ -121,8 +132,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     AggregatorRegistry.setRegistries([metrics.registry]);
   }
   // A reload keeps the quota counters (and their Redis client): a SIGHUP resets no quota.
+  const managed = options.managedKeys;
   const access =
-    replacing?.appState.access ?? accessFromConfig(app, config, metrics, options.keySources);
+    replacing?.appState.access ??
+    accessFromConfig(
+      app,
+      config,
+      metrics,
+      [...(managed ? [managed.directory] : []), ...(options.keySources ?? [])],
+      managed?.usage,
+    );
   app.decorate("appState", { metrics, access });
 
   app.setErrorHandler(handleError);
@@ -141,12 +160,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : access.authenticateOnly,
   });
   registerDocs(app);
+  registerMe(
+    app,
+    access,
+    config.rateLimit > 0
+      ? { limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds }
+      : null,
+    managed?.usage,
+  );
   const routes = restRoutes(operations);
   const countRest = calculationCount(metrics, "rest");
   registerRestRoutes(app, routes, access.guard, observedRunner(countRest));
   const pipeline = registerGraphql(app, operations, access.authenticateOnly, {
     run: countingRunner(metrics, "graphql"),
-    ...(config.rateLimit > 0 ? { charge: access.charge } : {}),
+    // Without any quota (none of the server's, no managed key with a plan) nothing is
+    // charged, and the usual request runs without a promise.
+    ...(config.rateLimit > 0 || options.managedKeys ? { charge: access.charge } : {}),
+    used: (request, operation) => access.used(request as FastifyRequest, operation, 1),
     fastPath: options.graphqlFastPath ?? true,
   });
   registerMcp(app, operations, access, countingRunner(metrics, "mcp"));

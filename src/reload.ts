@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerFactory } from "fastify";
+import type { ManagedKeys } from "./access/keys/managed.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { httpServer } from "./http/server-options.js";
@@ -47,8 +48,9 @@ const TIMED_OUT = Symbol("reload timed out");
  */
 export async function buildReloadableApp(
   config: Config,
-  options: { reloadTimeoutMs?: number } = {},
+  options: { reloadTimeoutMs?: number; managedKeys?: ManagedKeys } = {},
 ): Promise<ReloadableApp> {
+  const keys = options.managedKeys ? { managedKeys: options.managedKeys } : {};
   const reloadTimeoutMs = options.reloadTimeoutMs ?? RELOAD_TIMEOUT_MS;
   let dispatch: Handler | undefined;
   // The real server, created once, as fastify would create it itself.
@@ -56,7 +58,7 @@ export async function buildReloadableApp(
     dispatch = handler as Handler;
     return httpServer((request, response) => (dispatch as Handler)(request, response), options);
   };
-  const app = await buildApp({ config, serverFactory: listening });
+  const app = await buildApp({ config, serverFactory: listening, ...keys });
   let current = app;
   let queue: Promise<boolean> = Promise.resolve(true);
 
@@ -78,6 +80,7 @@ export async function buildReloadableApp(
         });
         count = operations.length;
         const built = await buildApp({
+          ...keys,
           config,
           operations,
           replacing: current,

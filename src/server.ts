@@ -28,7 +28,10 @@ function announceGeneratedKey(config: Config): void {
 async function serve(config: Config): Promise<void> {
   // Imported here: a cluster primary (WORKERS > 1) serves nothing and never loads the app.
   const { buildReloadableApp } = await import("./reload.js");
-  const service = await buildReloadableApp(config);
+  const { openManagedKeys } = await import("./access/keys/managed.js");
+  // Refuses to start, saying why, when the key store cannot be reached (main's catch).
+  const managedKeys = await openManagedKeys(config, startLog);
+  const service = await buildReloadableApp(config, { managedKeys });
   const { app } = service;
   for (const problem of config.weakSecrets) {
     app.log.warn(`${problem}: accepted outside production, refused when NODE_ENV is production`);
@@ -56,6 +59,12 @@ async function serve(config: Config): Promise<void> {
     }, config.shutdownTimeoutSeconds * 1000).unref();
     await drainConnections(app.server, connections);
     await app.close();
+    // The usage counted since the last write, written before exiting.
+    await managedKeys
+      .close()
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, "key store: the last usage could not be written"),
+      );
     app.log.info("stopped");
     process.exit(0);
   };
@@ -63,10 +72,21 @@ async function serve(config: Config): Promise<void> {
   process.on("SIGINT", stop);
 }
 
+/** Store warnings before the app's logger exists: one JSON line, as pino writes them. */
+const startLog = {
+  warn(fields: Record<string, unknown>, message: string): void {
+    const err = fields.err instanceof Error ? { message: fields.err.message } : fields.err;
+    process.stdout.write(`${JSON.stringify({ level: 40, time: Date.now(), msg: message, err })}\n`);
+  },
+};
+
 async function main(): Promise<void> {
   const config = loadConfig();
   if (cluster.isPrimary && config.workers > 1) {
     announceGeneratedKey(config);
+    // Once, before the workers: the store is reachable and migrated (workers would race).
+    const { openManagedKeys } = await import("./access/keys/managed.js");
+    await (await openManagedKeys(config, startLog)).close();
     runPrimary(config);
     return;
   }

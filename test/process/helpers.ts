@@ -7,8 +7,11 @@
  * running (the whole process group, so cluster workers too). Call it in `afterAll`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { type Agent, type IncomingHttpHeaders, request } from "node:http";
 import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../scripts/lib/free-port.js";
 import { cpuTicks, statusKb } from "../../scripts/lib/proc-stats.js";
@@ -147,6 +150,8 @@ export class Server extends Proc {
       ...baseEnv(),
       HOST,
       PORT: String(port),
+      // Its own key store, never the checkout's ./data.
+      DATA_DIR: mkdtempSync(join(tmpdir(), "ucs-data-")),
       ...env,
     });
   }
