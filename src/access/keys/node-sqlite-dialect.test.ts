@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kysely, sql } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   isSqliteExperimentalWarning,
@@ -93,6 +94,27 @@ describe("node:sqlite dialect", () => {
       }),
     ).rejects.toThrow("abort");
     expect(await db.selectFrom("t").selectAll().execute()).toEqual([]);
+  });
+
+  it("runs migrations in one transaction: a failing one leaves nothing applied", async () => {
+    const db = open();
+    const migrator = new Migrator({
+      db,
+      provider: {
+        getMigrations: async () => ({
+          "1": { up: (m) => withTable(m as Kysely<Db>) },
+          "2": {
+            async up() {
+              throw new Error("second fails");
+            },
+          },
+        }),
+      },
+    });
+    const { error } = await migrator.migrateToLatest();
+    expect(String(error)).toContain("second fails");
+    const tables = (await db.introspection.getTables()).map((table) => table.name);
+    expect(tables).not.toContain("t");
   });
 
   it("takes the write lock when a transaction begins, not at its first write", async () => {

@@ -5,7 +5,7 @@
  * say whether they return rows (`reader`). node:sqlite 22.15 has no such flag (nor
  * `StatementSync.columns()`), and the SQL text alone is a poor guide, so this driver decides
  * from the query node Kysely compiled: a select, or a write with `returning`, returns rows.
- * The compiler, adapter and introspector are Kysely's SQLite ones.
+ * The compiler and introspector are Kysely's SQLite ones; so is the adapter, but for one flag.
  */
 import { createRequire } from "node:module";
 import type { DatabaseSync } from "node:sqlite";
@@ -139,6 +139,19 @@ class NodeSqliteDriver implements Driver {
   }
 }
 
+/**
+ * Kysely's SQLite adapter, with transactional DDL: SQLite has it, and without it the
+ * Migrator runs migrations outside any transaction and without a lock (SQLite's adapter
+ * takes none), so two workers starting on a new file both create the tables, and one
+ * fails. In a transaction (BEGIN IMMEDIATE, above) the second waits, then finds the
+ * migrations done; a migration that fails leaves nothing half-applied.
+ */
+export class NodeSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 /** A Kysely dialect over an open DatabaseSync; destroying the Kysely instance closes it. */
 export class NodeSqliteDialect implements Dialect {
   constructor(private readonly db: DatabaseSync) {}
@@ -152,7 +165,7 @@ export class NodeSqliteDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new NodeSqliteAdapter();
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: Dialect's own signature.

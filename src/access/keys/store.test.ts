@@ -483,8 +483,9 @@ for (const store of stores) await store.close();
           else reject(new Error(`child exited ${code}: ${output}`));
         });
       });
-    const outputs = await Promise.all([child(), child()]);
-    rmSync(join(script, ".."), { recursive: true, force: true });
+    const outputs = await Promise.all([child(), child()]).finally(() =>
+      rmSync(join(script, ".."), { recursive: true, force: true }),
+    );
     // Quiet: node:sqlite's ExperimentalWarning is not printed.
     expect(outputs).toEqual(["", ""]);
     const shared = await stores.open(target2);
