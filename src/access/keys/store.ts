@@ -12,13 +12,10 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Dialect, Kysely, PostgresDialect, type Transaction } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
+import type { Plan } from "../principal.js";
 import { loadNodeSqlite, NodeSqliteDialect } from "./node-sqlite-dialect.js";
 
-/** A quota: `limit` units per `windowSeconds`. */
-export interface Plan {
-  limit: number;
-  windowSeconds: number;
-}
+export type { Plan };
 
 /** What the cache and the admin API need of a key; never the secret. */
 export interface KeyRecord {
