@@ -75,6 +75,10 @@ export async function buildReloadableApp(
           importing: (file) => {
             importing = file;
           },
+          // One line per refused module, naming it and why, before the reload's own line.
+          refused: (file, reason) => {
+            app.log.error({ file, reason }, "operation module refused");
+          },
         });
         count = operations.length;
         const built = await buildApp({
