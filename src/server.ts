@@ -7,6 +7,7 @@ import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { drainConnections, trackConnections } from "./http/drain.js";
+import { handleProcessFaults } from "./runtime/faults.js";
 import { holdTickShape } from "./runtime/tick-shape.js";
 
 function announceGeneratedKey(config: Config): void {
@@ -29,6 +30,8 @@ async function serve(config: Config): Promise<void> {
   const { buildReloadableApp } = await import("./reload.js");
   const service = await buildReloadableApp(config);
   const { app } = service;
+  // A module's floating rejection (at a reload's import, or later) must not end the process.
+  handleProcessFaults(app.log, config.operationsDirs);
   const connections = trackConnections(app.server);
   await holdTickShape();
   await app.listen({ host: config.host, port: config.port });
