@@ -6,16 +6,50 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import type { AnyOperation } from "../src/kit/define.js";
+import { defineOperation, integer, z } from "../src/kit/index.js";
 import {
+  checkOperation,
   DEFAULT_OPERATIONS_DIR,
   loadOperations,
   moduleUrl,
   OperationLoadError,
   recordImport,
 } from "../src/registry/loader.js";
+import { MAX_EXAMPLES, MAX_PARAMETERS } from "../src/registry/vet.js";
 import { AUTH, TEST_KEY } from "./helpers.js";
 
 const fixtures = (dir: string) => fileURLToPath(new URL(`./fixtures/${dir}/`, import.meta.url));
+
+describe("checkOperation", () => {
+  const withShape = (parameters: number, examples: number) =>
+    defineOperation({
+      area: "extra",
+      name: "wide",
+      summary: "Many parameters",
+      description: "A limits fixture.",
+      input: z.object(
+        Object.fromEntries(
+          Array.from({ length: parameters }, (_, i) => [`p${i}`, integer().optional()]),
+        ),
+      ),
+      output: z.object({ ok: z.boolean() }),
+      examples: Array.from({ length: examples }, () => ({
+        title: "ok",
+        input: {},
+        output: { ok: true },
+      })),
+      handler: () => ({ ok: true }),
+    }) as unknown as AnyOperation;
+
+  it("refuses more parameters or examples than the bounds, before anything else", () => {
+    expect(checkOperation(withShape(MAX_PARAMETERS, MAX_EXAMPLES))).toEqual([]);
+    expect(checkOperation(withShape(MAX_PARAMETERS + 1, MAX_EXAMPLES + 1))).toEqual([
+      `declares ${MAX_PARAMETERS + 1} parameters; at most ${MAX_PARAMETERS} are allowed`,
+      `declares ${MAX_EXAMPLES + 1} examples; at most ${MAX_EXAMPLES} are allowed`,
+    ]);
+  });
+});
 
 describe("loadOperations", () => {
   it("finds every module and skips tests and _helpers", async () => {
@@ -50,6 +84,30 @@ describe("loadOperations", () => {
       /wrong-answer\.ts: example 0 answers \{"n":3\}, not its documented output/,
     );
     expect(message).toMatch(/throws-on-example\.ts: example 0 fails: not written yet/);
+  });
+
+  it("refuses a module the vetting worker refuses, without importing it here", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-vet-"));
+    try {
+      await mkdir(path.join(dir, "extra"));
+      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
+      const file = path.join(dir, "extra", "echo.ts");
+      // Marks this thread when imported, then leaves a rejection nothing handles.
+      await writeFile(
+        file,
+        `(globalThis as Record<string, unknown>).ucsVetImported = true;\nPromise.reject(new Error("floating"));\n${echo}`,
+      );
+      const refused: string[] = [];
+      const message = await loadOperations([dir], {
+        fresh: true,
+        refused: (where, reason) => refused.push(`${where}: ${reason}`),
+      }).catch((error: Error) => error.message);
+      expect(message).toContain(`${file}: refused: left a promise rejection unhandled at import`);
+      expect(refused).toEqual([`${file}: left a promise rejection unhandled at import: floating`]);
+      expect((globalThis as Record<string, unknown>).ucsVetImported).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("a reload imports anew only the modules whose file changed (Node never frees a module)", async () => {
