@@ -14,10 +14,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerFactory } from "fastify";
-import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { httpServer } from "./http/server-options.js";
-import { loadOperations, operationsDirs } from "./registry/loader.js";
+import { loadOperations, operationsDirs, prepareOperations } from "./registry/loader.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -50,6 +49,10 @@ export async function buildReloadableApp(
   options: { reloadTimeoutMs?: number } = {},
 ): Promise<ReloadableApp> {
   const reloadTimeoutMs = options.reloadTimeoutMs ?? RELOAD_TIMEOUT_MS;
+  // The operator's modules are vetted in a worker that takes a while to start: begun before
+  // the app's packages load, it runs beside them.
+  void prepareOperations(operationsDirs(config.operationsDirs));
+  const { buildApp } = await import("./app.js");
   let dispatch: Handler | undefined;
   // The real server, created once, as fastify would create it itself.
   const listening: FastifyServerFactory = (handler, options) => {

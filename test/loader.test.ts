@@ -14,6 +14,7 @@ import {
   loadOperations,
   moduleUrl,
   OperationLoadError,
+  prepareOperations,
   recordImport,
 } from "../src/registry/loader.js";
 import { MAX_EXAMPLES, MAX_PARAMETERS } from "../src/registry/vet.js";
@@ -105,6 +106,37 @@ describe("loadOperations", () => {
       expect(message).toContain(`${file}: refused: left a promise rejection unhandled at import`);
       expect(refused).toEqual([`${file}: left a promise rejection unhandled at import: floating`]);
       expect((globalThis as Record<string, unknown>).ucsVetImported).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes the verdicts begun by prepareOperations, for files that still hold what was vetted", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-ahead-"));
+    try {
+      await mkdir(path.join(dir, "extra"));
+      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
+      // Refused by a worker started while the variable is set (a worker copies the environment).
+      const probe = (tail: string) =>
+        `if (process.env.UCS_VET_PROBE === "refuse") Promise.reject(new Error("probe"));\n${echo}${tail}`;
+      const kept = path.join(dir, "extra", "echo.ts");
+      const changed = path.join(dir, "extra", "twice.ts");
+      await writeFile(kept, probe(""));
+      await writeFile(changed, probe("").replace('name: "echo"', 'name: "twice"'));
+      process.env.UCS_VET_PROBE = "refuse";
+      try {
+        await prepareOperations([dir]);
+      } finally {
+        delete process.env.UCS_VET_PROBE;
+      }
+      // Changed after it was vetted: vetted anew (without the variable) by the load.
+      await writeFile(changed, probe("// changed\n").replace('name: "echo"', 'name: "twice"'));
+      const message = await loadOperations([dir]).then(
+        () => "",
+        (error: Error) => error.message,
+      );
+      expect(message).toContain(`${kept}: refused: left a promise rejection unhandled`);
+      expect(message).not.toContain(changed);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -13,7 +13,7 @@ import { execute, InvalidInputError, trustOutputsOf } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
 import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
-import { MAX_EXAMPLES, MAX_PARAMETERS, type VetJob, vetModules } from "./vet.js";
+import { MAX_EXAMPLES, MAX_PARAMETERS, type VetJob, type VetOptions, vetModules } from "./vet.js";
 
 export class OperationLoadError extends Error {
   override name = "OperationLoadError";
@@ -232,6 +232,54 @@ export async function recordImport(file: string, where: ModuleImport): Promise<v
   imports.set(file, { hash: trusted ? where.hash : "", url: where.url });
 }
 
+/** How the vetting worker resolves modules: as this process does. */
+function vetOptions(): VetOptions {
+  return {
+    serviceUrl: import.meta.url,
+    fromSource: FROM_SOURCE,
+    // From `dist/`, Node strips an operator's types itself where it can (kit-resolution.ts):
+    // tsx, slow to start, is needed in the worker only where it cannot.
+    typescript: FROM_SOURCE || !(process.features as { typescript?: unknown }).typescript,
+  };
+}
+
+/** Verdicts begun by {@link prepareOperations}, by file, for the content hashed then. */
+let vettedAhead:
+  | Promise<Map<string, { url: string; hash: string; verdict: Promise<string | undefined> }>>
+  | undefined;
+
+/**
+ * Begins vetting the operator's modules under `dirs` (those the next load would import),
+ * so that the worker starts while the process loads the rest of the service; the next
+ * {@link loadOperations} takes each verdict whose file still holds what was vetted.
+ * Resolves once the vetting has begun.
+ *
+ * @example
+ * void prepareOperations(operationsDirs(config.operationsDirs)); // then import the app, load
+ */
+export async function prepareOperations(dirs: string[]): Promise<void> {
+  const operator = dirs.filter((dir) => path.resolve(dir) !== path.resolve(DEFAULT_OPERATIONS_DIR));
+  if (operator.length === 0) return;
+  vettedAhead = (async () => {
+    const jobs: (VetJob & { hash: string })[] = [];
+    for (const dir of operator) {
+      for (const file of await operationFiles(dir, EXTRA_EXTENSIONS).catch(() => [])) {
+        const imported = await moduleUrl(file, OPERATION_QUERY, false).catch(() => undefined);
+        if (imported === undefined || imports.get(file)?.url === imported.url) continue;
+        jobs.push({ file, url: imported.url, hash: imported.hash });
+      }
+    }
+    const verdicts = vetModules(jobs, vetOptions());
+    return new Map(
+      jobs.map(({ file, url, hash }) => [
+        file,
+        { url, hash, verdict: verdicts.get(file) ?? Promise.resolve(undefined) },
+      ]),
+    );
+  })();
+  await vettedAhead;
+}
+
 /**
  * Imports every operation module under `dirs`, checks them, and returns them sorted by
  * path. Throws {@link OperationLoadError} listing every problem found. `fresh` imports
@@ -279,6 +327,9 @@ export async function loadOperations(
   // worker first; the worker runs while the built-in modules import.
   const urls = new Map<string, ModuleImport | Error>();
   const unvetted: VetJob[] = [];
+  const verdicts = new Map<string, Promise<string | undefined>>();
+  const early = await vettedAhead;
+  vettedAhead = undefined;
   for (const { builtIn, files } of folders) {
     if (builtIn) continue;
     for (const file of files) {
@@ -287,17 +338,17 @@ export async function loadOperations(
       );
       urls.set(file, imported);
       if (imported instanceof Error || imports.get(file)?.url === imported.url) continue;
-      unvetted.push({ file, url: imported.url });
+      const ahead = early?.get(file);
+      if (ahead?.url === imported.url && ahead.hash === imported.hash) {
+        verdicts.set(file, ahead.verdict);
+      } else {
+        unvetted.push({ file, url: imported.url });
+      }
     }
   }
-  const verdicts =
-    unvetted.length === 0
-      ? new Map<string, Promise<string | undefined>>()
-      : vetModules(unvetted, {
-          serviceUrl: import.meta.url,
-          fromSource: FROM_SOURCE,
-          typescript: FROM_SOURCE || operatorDirs,
-        });
+  for (const [file, verdict] of unvetted.length > 0 ? vetModules(unvetted, vetOptions()) : []) {
+    verdicts.set(file, verdict);
+  }
   for (const { dir, builtIn, extensions, files } of folders) {
     for (const file of files) {
       const relative = path.relative(dir, file);

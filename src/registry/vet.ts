@@ -43,7 +43,10 @@ export interface VetOptions {
   serviceUrl: string;
   /** The service runs from its TypeScript sources (tsx), not from `dist/`. */
   fromSource: boolean;
-  /** Register tsx's hooks in the worker first, as the serving process has them. */
+  /**
+   * Register tsx's hooks in the worker first: the service's own sources need them, and so
+   * does an operator's TypeScript where Node cannot strip types.
+   */
   typescript: boolean;
   timeoutMs?: number;
   heapMb?: number;
