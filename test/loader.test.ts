@@ -106,6 +106,18 @@ describe("loadOperations", () => {
       expect(message).toContain(`${file}: refused: left a promise rejection unhandled at import`);
       expect(refused).toEqual([`${file}: left a promise rejection unhandled at import: floating`]);
       expect((globalThis as Record<string, unknown>).ucsVetImported).toBeUndefined();
+
+      // An import that fails in the worker only: reported as any failed import, and the
+      // calling thread never imports it.
+      await writeFile(
+        file,
+        `import { isMainThread } from "node:worker_threads";\nif (!isMainThread) throw new Error("worker only");\n(globalThis as Record<string, unknown>).ucsVetImported = true;\n${echo}`,
+      );
+      const failed = await loadOperations([dir], { fresh: true }).catch(
+        (error: Error) => error.message,
+      );
+      expect(failed).toContain(`${file}: cannot be imported: worker only`);
+      expect((globalThis as Record<string, unknown>).ucsVetImported).toBeUndefined();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -13,7 +13,14 @@ import { execute, InvalidInputError, trustOutputsOf } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
 import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
-import { MAX_EXAMPLES, MAX_PARAMETERS, type VetJob, type VetOptions, vetModules } from "./vet.js";
+import {
+  MAX_EXAMPLES,
+  MAX_PARAMETERS,
+  type Verdict,
+  type VetJob,
+  type VetOptions,
+  vetModules,
+} from "./vet.js";
 
 export class OperationLoadError extends Error {
   override name = "OperationLoadError";
@@ -245,7 +252,7 @@ function vetOptions(): VetOptions {
 
 /** Verdicts begun by {@link prepareOperations}, by file, for the content hashed then. */
 let vettedAhead:
-  | Promise<Map<string, { url: string; hash: string; verdict: Promise<string | undefined> }>>
+  | Promise<Map<string, { url: string; hash: string; verdict: Promise<Verdict> }>>
   | undefined;
 
 /**
@@ -273,7 +280,7 @@ export async function prepareOperations(dirs: string[]): Promise<void> {
     return new Map(
       jobs.map(({ file, url, hash }) => [
         file,
-        { url, hash, verdict: verdicts.get(file) ?? Promise.resolve(undefined) },
+        { url, hash, verdict: verdicts.get(file) ?? Promise.resolve({}) },
       ]),
     );
   })();
@@ -327,7 +334,7 @@ export async function loadOperations(
   // worker first; the worker runs while the built-in modules import.
   const urls = new Map<string, ModuleImport | Error>();
   const unvetted: VetJob[] = [];
-  const verdicts = new Map<string, Promise<string | undefined>>();
+  const verdicts = new Map<string, Promise<Verdict>>();
   const early = await vettedAhead;
   vettedAhead = undefined;
   for (const { builtIn, files } of folders) {
@@ -361,11 +368,15 @@ export async function loadOperations(
           : urls.get(file);
         if (imported === undefined || imported instanceof Error) throw imported;
         options.importing?.(file);
-        const refusal = await verdicts.get(file);
-        if (refusal !== undefined) {
+        const { refusal, importError } = (await verdicts.get(file)) ?? {};
+        if (refusal !== undefined || importError !== undefined) {
           options.importing?.(undefined);
-          options.refused?.(file, refusal);
-          problems.push(`${file}: refused: ${refusal}`);
+          if (refusal !== undefined) {
+            options.refused?.(file, refusal);
+            problems.push(`${file}: refused: ${refusal}`);
+          } else {
+            problems.push(`${file}: cannot be imported: ${importError}`);
+          }
           continue;
         }
         // Recorded whether it imports or throws: Node keeps a failed import under its URL

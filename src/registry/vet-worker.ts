@@ -1,8 +1,8 @@
 /**
  * The worker of vet.ts: imports each module it is given, as the serving process would
  * (the kit's resolution hook; tsx's when the boot registered it), runs its checks, and
- * answers a refusal or none. Problems the serving process reports itself (an import that
- * throws, a failing example) are left to it, so its messages stay the same.
+ * answers a refusal or none. An import that throws is answered as such, for the serving
+ * process to report as it always has; a failing example is left to it.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { isOperation } from "../kit/define.js";
@@ -36,6 +36,7 @@ for (const [index, job] of jobs.entries()) {
   fault = undefined;
   post({ type: "start", index });
   let limits: string[] = [];
+  let importError: string | undefined;
   try {
     const module = (await import(job.url)) as { default?: unknown };
     const operation = module.default;
@@ -44,13 +45,16 @@ for (const [index, job] of jobs.entries()) {
       // Its examples run here first, under the time limit: one that loops stops this worker.
       if (limits.length === 0) checkOperation(operation);
     }
-  } catch {
-    // The serving process imports it and reports why it fails, as it always has.
+  } catch (error) {
+    // Reported by the serving process as it always has, without importing it there.
+    importError = (error as Error)?.message ?? String(error);
   }
   await settled();
+  const refusal = fault ?? (limits.length > 0 ? limits.join("; ") : undefined);
   post({
     type: "done",
     index,
-    refusal: fault ?? (limits.length > 0 ? limits.join("; ") : undefined),
+    refusal,
+    importError: refusal === undefined ? importError : undefined,
   });
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATION_QUERY } from "./kit-resolution.js";
-import { MAX_EXAMPLES, MAX_PARAMETERS, vetModules } from "./vet.js";
+import { MAX_EXAMPLES, MAX_PARAMETERS, type Verdict, vetModules } from "./vet.js";
 
 /** A module at `ext/<name>`: `before` runs at import; `params` and `examples` are counts. */
 const moduleText = (name: string, { before = "", params = 0, examples = 1 } = {}) => `
@@ -30,7 +30,7 @@ const CASES: Record<string, { text: string; refusal: RegExp | undefined }> = {
     refusal: undefined,
   },
   "throws.js": {
-    // Left to the serving process, which reports it as it always has.
+    // Answered as an import error, which the serving process reports as it always has.
     text: `throw new Error("not written yet");\n`,
     refusal: undefined,
   },
@@ -82,7 +82,7 @@ const CASES: Record<string, { text: string; refusal: RegExp | undefined }> = {
 
 describe("vetModules", () => {
   let dir: string;
-  const verdicts = new Map<string, string | undefined>();
+  const verdicts = new Map<string, Verdict | undefined>();
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "ucs-vet-"));
@@ -108,8 +108,9 @@ describe("vetModules", () => {
 
   it.each(Object.entries(CASES))("%s", (name, { refusal }) => {
     const verdict = verdicts.get(name);
-    if (refusal === undefined) expect(verdict).toBeUndefined();
-    else expect(verdict).toMatch(refusal);
+    if (refusal === undefined) expect(verdict?.refusal).toBeUndefined();
+    else expect(verdict?.refusal).toMatch(refusal);
+    expect(verdict?.importError).toBe(name === "throws.js" ? "not written yet" : undefined);
   });
 
   it("answers an empty list with no worker", () => {

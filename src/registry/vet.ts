@@ -55,7 +55,17 @@ export interface VetOptions {
 /** Messages from the worker (vet-worker.ts). */
 export type VetMessage =
   | { type: "start"; index: number }
-  | { type: "done"; index: number; refusal?: string };
+  | { type: "done"; index: number; refusal?: string; importError?: string };
+
+/**
+ * A module's verdict: `refusal`, why the process must not import it; `importError`, the
+ * error its import threw (the process reports it as a module that cannot be imported,
+ * without importing it); neither, the process may import it.
+ */
+export interface Verdict {
+  refusal?: string;
+  importError?: string;
+}
 
 /** What the worker gets (vet-worker.ts). */
 export interface VetWorkerData {
@@ -85,21 +95,20 @@ const { workerData } = require("node:worker_threads");
 
 /**
  * Vets `jobs` in order, in one worker while they pass; a worker stopped by a module is
- * replaced for the modules after it. Answers each file's refusal (a reason), or undefined
- * when the serving process may import it. Never rejects.
+ * replaced for the modules after it. Answers each file's {@link Verdict}. Never rejects.
  *
  * @example
  * const verdicts = vetModules([{ file, url }], { serviceUrl: import.meta.url, fromSource: false, typescript: false });
- * const refusal = await verdicts.get(file); // "its import did not finish within 5 s" …
+ * const { refusal } = (await verdicts.get(file)) ?? {}; // "its import and checks did not finish …"
  */
 export function vetModules(
   jobs: readonly VetJob[],
   options: VetOptions,
-): Map<string, Promise<string | undefined>> {
+): Map<string, Promise<Verdict>> {
   const timeoutMs = options.timeoutMs ?? VET_TIMEOUT_MS;
   const heapMb = options.heapMb ?? VET_HEAP_MB;
-  const settle: ((refusal: string | undefined) => void)[] = [];
-  const verdicts = new Map<string, Promise<string | undefined>>();
+  const settle: ((verdict: Verdict) => void)[] = [];
+  const verdicts = new Map<string, Promise<Verdict>>();
   for (const job of jobs) {
     verdicts.set(
       job.file,
@@ -147,7 +156,8 @@ export function vetModules(
         current = first + message.index;
         arm(timeoutMs);
       } else {
-        settle[first + message.index]?.(message.refusal);
+        const { refusal, importError } = message;
+        settle[first + message.index]?.({ refusal, importError });
         current = undefined;
         next = first + message.index + 1;
         if (next >= jobs.length) clearTimeout(timer);
@@ -164,14 +174,14 @@ export function vetModules(
           ? "the vetting worker did not answer in time"
           : refusalOf({ stopped, failure, code, timeoutMs, heapMb });
       if (current !== undefined) {
-        settle[current]?.(reason);
+        settle[current]?.({ refusal: reason });
         run(current + 1);
       } else if (next > first) {
         run(next); // stopped between two modules: the rest get a worker of their own
       } else {
         // The worker never reached a module: nothing may be imported unvetted.
         for (let index = next; index < jobs.length; index++) {
-          settle[index]?.(`could not be vetted: ${reason}`);
+          settle[index]?.({ refusal: `could not be vetted: ${reason}` });
         }
       }
     });
