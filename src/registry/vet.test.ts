@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATION_QUERY } from "./kit-resolution.js";
-import { MAX_EXAMPLES, MAX_PARAMETERS, type Verdict, vetModules } from "./vet.js";
+import { MAX_EXAMPLES, MAX_PARAMETERS, VET_HEAP_MB, type Verdict, vetModules } from "./vet.js";
 
 /** A module at `ext/<name>`: `before` runs at import; `params` and `examples` are counts. */
 const moduleText = (name: string, { before = "", params = 0, examples = 1 } = {}) => `
@@ -67,7 +67,9 @@ const CASES: Record<string, { text: string; refusal: RegExp | undefined }> = {
     text: moduleText("eats-memory", {
       before: "const kept = []; for (;;) kept.push(new Array(100_000).fill(1.5));",
     }),
-    refusal: /ran out of memory while imported and checked \(a 96 MB heap\)/,
+    refusal: new RegExp(
+      `ran out of memory while imported and checked \\(a ${VET_HEAP_MB} MB heap\\)`,
+    ),
   },
   "many-params.js": {
     text: moduleText("many-params", { params: MAX_PARAMETERS + 1 }),

@@ -27,10 +27,14 @@ export const VET_TIMEOUT_MS = 10_000;
 const BOOT_TIMEOUT_MS = 30_000;
 
 /**
- * The worker's old-generation heap, in MB: room for the kit and an ordinary module, not
- * for one that builds thousands of schemas.
+ * The worker's old-generation heap, in MB: four times what the kit and an ordinary module
+ * need (16 MB is enough), not room for one that builds thousands of schemas. It comes on
+ * top of the serving process's own heap while a load vets (the container has 256 Mi).
  */
-export const VET_HEAP_MB = 96;
+export const VET_HEAP_MB = 64;
+
+/** The worker's young generation, in MB, bounded for the same reason. */
+const VET_YOUNG_MB = 16;
 
 /** One module to vet: its file (named in refusals) and the URL to import it from. */
 export interface VetJob {
@@ -130,7 +134,7 @@ export function vetModules(
     const worker = new Worker(BOOT, {
       eval: true,
       workerData: { ...data, tsx, entry: ENTRY },
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: VET_YOUNG_MB },
       // What a module prints while vetted is dropped (it prints again when imported).
       stdout: true,
       stderr: true,
