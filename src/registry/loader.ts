@@ -284,7 +284,7 @@ export async function prepareOperations(dirs: string[]): Promise<void> {
       ]),
     );
   })();
-  await vettedAhead;
+  await vettedAhead.catch(() => undefined); // the load vets anew what this could not
 }
 
 /**
@@ -335,7 +335,7 @@ export async function loadOperations(
   const urls = new Map<string, ModuleImport | Error>();
   const unvetted: VetJob[] = [];
   const verdicts = new Map<string, Promise<Verdict>>();
-  const early = await vettedAhead;
+  const early = await vettedAhead?.catch(() => undefined);
   vettedAhead = undefined;
   for (const { builtIn, files } of folders) {
     if (builtIn) continue;
