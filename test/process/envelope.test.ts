@@ -23,8 +23,11 @@ import { statusKb } from "../../scripts/lib/proc-stats.js";
 import { freePort, HOST, quantile, ROOT, START, sleep, waitFor } from "./helpers.js";
 
 /** Keys enough that the per-key quota (600 a minute, as in docker-compose.yml) never binds. */
-const KEYS = Array.from({ length: 256 }, (_, i) => `envelope-key-${String(i).padStart(3, "0")}`);
-const METRICS_TOKEN = "envelope-metrics-token";
+const KEYS = Array.from(
+  { length: 256 },
+  (_, i) => `envelope-key-${String(i).padStart(3, "0")}-0123456789abcdefghij`,
+);
+const METRICS_TOKEN = "envelope-metrics-token-0123456789abcdef";
 /** The costliest legal FizzBuzz: 10,000 items, each all ten 32-character words (divisor 1). */
 const COSTLY_PATH = `/v1/misc/fizzbuzz?start=1&end=10000&rules=${Array.from(
   { length: 10 },
@@ -111,6 +114,7 @@ class Built {
       AUTH_FAILURE_WINDOW: "60",
       METRICS_TOKEN,
       LOG_LEVEL: "info",
+      DATA_DIR: path.join(dir, "data"),
     });
     this.child = spawn(process.execPath, [...START.nodeFlags, "dist/src/server.js"], {
       cwd: ROOT,
