@@ -108,8 +108,10 @@ export function registerAdmin(
     `${ADMIN_PREFIX}/keys`,
     { onRequest },
     guarded(async (request, reply) => {
-      const raw = request.query as Record<string, unknown>;
-      const input = { limit: integerText(last(raw.limit)), cursor: last(raw.cursor) };
+      const input = {
+        limit: integerText(queryValue(request, "limit")),
+        cursor: queryValue(request, "cursor"),
+      };
       const query = parse(listQuery, input, reply, "query", false);
       if (!query) return reply;
       try {
@@ -192,10 +194,9 @@ export function registerAdmin(
     { onRequest },
     guarded(async (request, reply) => {
       const id = idOf(request);
-      const raw = request.query as Record<string, unknown>;
       const query = parse(
         usageQuery,
-        { from: last(raw.from), to: last(raw.to) },
+        { from: queryValue(request, "from"), to: queryValue(request, "to") },
         reply,
         "query",
         false,
@@ -223,16 +224,20 @@ export function registerAdmin(
   );
 }
 
-/** The last of a repeated query parameter (as FastAPI reads a scalar), else the value. */
-function last(value: unknown): unknown {
-  return Array.isArray(value) ? value.at(-1) : value;
+/**
+ * A query parameter's value; the last one when repeated, as FastAPI reads a scalar. The
+ * service's query parser gives a Map of lists (src/rest/query.ts).
+ */
+function queryValue(request: FastifyRequest, name: string): string | undefined {
+  const query = request.query as ReadonlyMap<string, string[]> | Record<string, unknown>;
+  const values = query instanceof Map ? query.get(name) : (query as Record<string, unknown>)[name];
+  if (Array.isArray(values)) return values.at(-1) as string | undefined;
+  return typeof values === "string" ? values : undefined;
 }
 
 /** A query integer as a number, so the schema checks its bounds; other text stays text. */
 function integerText(value: unknown): unknown {
-  return typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim())
-    ? Number(value)
-    : value;
+  return typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
 }
 
 /** A problem with the usage range, or undefined. */

@@ -64,7 +64,9 @@ const meta = z
       });
     }
   })
-  .describe(`Free-form JSON object for the operator (owner, ticket…), at most ${MAX_META_BYTES} bytes.`);
+  .describe(
+    `Free-form JSON object for the operator (owner, ticket…), at most ${MAX_META_BYTES} bytes.`,
+  );
 
 /** `POST /admin/v1/keys`. */
 export const createBody = z

@@ -156,10 +156,12 @@ function describeIssue(
     case "invalid_format":
       if (json && issue.format === "datetime") return DATETIME_PARSING;
       if (json && issue.format === "regex" && "pattern" in issue) {
+        // zod gives the RegExp's text, slashes included; Pydantic the pattern alone.
+        const pattern = String(issue.pattern).replace(/^\/(.*)\/[a-z]*$/s, "$1");
         return {
           type: "string_pattern_mismatch",
-          msg: `String should match pattern '${String(issue.pattern)}'`,
-          ctx: { pattern: String(issue.pattern) },
+          msg: `String should match pattern '${pattern}'`,
+          ctx: { pattern },
         };
       }
       return { type: "value_error", msg: `Value error, ${issue.message}` };
