@@ -28,15 +28,18 @@ const SUM = "/v1/math/sum?numbers=1,2";
  * The store behind a switch: with `down` set every call rejects, as an unreachable
  * database's would.
  */
-function switchable(store: KeyStore): { store: KeyStore; down: { value: boolean } } {
-  const down = { value: false };
+function switchable(store: KeyStore): {
+  store: KeyStore;
+  down: { value: boolean; only?: string };
+} {
+  const down: { value: boolean; only?: string } = { value: false };
   const wrapped = new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       if (property === "close" || property === "kind") return value.bind(target);
       return (...args: unknown[]) =>
-        down.value
+        down.value && (down.only === undefined || down.only === property)
           ? Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432"))
           : value.apply(target, args);
     },
@@ -63,7 +66,7 @@ function managedOver(store: KeyStore, clock: { skewMs: number }): ManagedKeys {
 function suite(kind: "sqlite" | "postgres") {
   let server: Postgres | undefined;
   let managed: ManagedKeys;
-  let down: { value: boolean };
+  let down: { value: boolean; only?: string };
   const clock = { skewMs: 0 };
   let app: FastifyInstance;
   const logLines: string[] = [];
@@ -511,6 +514,18 @@ function suite(kind: "sqlite" | "postgres") {
     } finally {
       down.value = false;
     }
+  });
+
+  it("a write whose read-back fails still answers: the secret is not lost; the poll catches up", async () => {
+    Object.assign(down, { value: true, only: "changedSince" });
+    let created: Awaited<ReturnType<typeof createKey>>;
+    try {
+      created = await createKey({ name: "read-back failed" });
+    } finally {
+      Object.assign(down, { value: false, only: undefined });
+    }
+    await managed.directory.refresh();
+    expect((await rest(created.key)).statusCode).toBe(200);
   });
 
   it("secrets never reach the log: the request line has the path only", async () => {

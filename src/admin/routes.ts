@@ -5,9 +5,10 @@
  * these paths are unknown (404). Each write refreshes the directory, so the change holds
  * at once in this process (other processes see it at their next poll).
  */
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { AccessControl } from "../access/control.js";
+import { throttledWarning } from "../access/from-config.js";
 import type { ManagedKeys } from "../access/keys/managed.js";
 import { InvalidCursorError, type KeyRecord } from "../access/keys/store.js";
 import { utcDay } from "../access/keys/usage.js";
@@ -51,23 +52,31 @@ export function registerAdmin(
   const { managed } = options;
   const { store, directory, usage } = managed;
   const onRequest = options.access.bearer(options.token, "admin");
+  // Store failures come in bursts while it is down: the first is logged, then one a minute.
+  // Only the error goes to the log, never the request's body.
+  const storeFailed = throttledWarning((error) =>
+    app.log.warn({ err: error }, "admin API: key store unreachable; answering 503"),
+  );
+  const refreshFailed = throttledWarning((error) =>
+    app.log.warn({ err: error }, "admin API: key directory refresh failed; the next poll retries"),
+  );
 
-  /** Runs a store call; a failure is logged (without the request's body) and rethrown as a fault. */
-  async function stored<T>(log: FastifyBaseLogger, call: () => Promise<T>): Promise<T> {
+  /** Runs a store call; a failure is logged and rethrown as a fault (503). */
+  async function stored<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
       if (error instanceof InvalidCursorError) throw error;
-      log.warn({ err: error }, "admin API: key store call failed");
+      storeFailed(error instanceof Error ? error : new Error(String(error)));
       throw new StoreFault();
     }
   }
 
   /** After a write: the change is read back into this process's directory at once. */
-  async function refreshed(log: FastifyBaseLogger): Promise<void> {
+  async function refreshed(): Promise<void> {
     // The write is done: a failed read-back does not undo it (the next poll reads it).
     await directory.refresh().catch((error: unknown) => {
-      log.warn({ err: error }, "admin API: key directory refresh failed; the next poll retries");
+      refreshFailed(error instanceof Error ? error : new Error(String(error)));
     });
   }
 
@@ -98,8 +107,8 @@ export function registerAdmin(
     guarded(async (request, reply) => {
       const body = parseBody(createBody, request.body, reply, false);
       if (!body) return reply;
-      const { record, secret } = await stored(request.log, () => store.create(body));
-      await refreshed(request.log);
+      const { record, secret } = await stored(() => store.create(body));
+      await refreshed();
       return reply.code(201).send({ ...keyObjectOf(record), key: secret });
     }),
   );
@@ -115,7 +124,7 @@ export function registerAdmin(
       const query = parse(listQuery, input, reply, "query", false);
       if (!query) return reply;
       try {
-        const page = await stored(request.log, () =>
+        const page = await stored(() =>
           store.list({
             limit: query.limit,
             ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
@@ -140,7 +149,7 @@ export function registerAdmin(
     { onRequest },
     guarded(async (request, reply) => {
       const id = idOf(request);
-      const record = known(id) ? await stored(request.log, () => store.get(id)) : undefined;
+      const record = known(id) ? await stored(() => store.get(id)) : undefined;
       return record ? keyObjectOf(record) : sendError(reply, 404, NOT_FOUND);
     }),
   );
@@ -154,8 +163,8 @@ export function registerAdmin(
       if (!patch) return reply;
       let record: KeyRecord | undefined;
       if (known(id)) {
-        record = await stored(request.log, () => store.update(id, patch));
-        if (record) await refreshed(request.log);
+        record = await stored(() => store.update(id, patch));
+        if (record) await refreshed();
       }
       return record ? keyObjectOf(record) : sendError(reply, 404, NOT_FOUND);
     }),
@@ -166,9 +175,9 @@ export function registerAdmin(
     { onRequest },
     guarded(async (request, reply) => {
       const id = idOf(request);
-      const revoked = known(id) && (await stored(request.log, () => store.revoke(id)));
+      const revoked = known(id) && (await stored(() => store.revoke(id)));
       if (!revoked) return sendError(reply, 404, NOT_FOUND);
-      await refreshed(request.log);
+      await refreshed();
       return reply.code(204).send();
     }),
   );
@@ -181,10 +190,10 @@ export function registerAdmin(
       const body = parseBody(rollBody, request.body, reply, true);
       if (!body) return reply;
       const rolled = known(id)
-        ? await stored(request.log, () => store.roll(id, body.overlapSeconds))
+        ? await stored(() => store.roll(id, body.overlapSeconds))
         : undefined;
       if (!rolled) return sendError(reply, 404, NOT_FOUND);
-      await refreshed(request.log);
+      await refreshed();
       return reply.code(201).send({ ...keyObjectOf(rolled.record), key: rolled.secret });
     }),
   );
@@ -206,11 +215,11 @@ export function registerAdmin(
       const from = query.from ?? utcDay(Date.parse(to) - (DEFAULT_USAGE_DAYS - 1) * DAY_MS);
       const problem = rangeProblem(from, to);
       if (problem) return sendError(reply, 422, [problem]);
-      const record = known(id) ? await stored(request.log, () => store.get(id)) : undefined;
+      const record = known(id) ? await stored(() => store.get(id)) : undefined;
       if (!record) return sendError(reply, 404, NOT_FOUND);
       // What this process counted so far is written first, so the answer includes it.
-      await stored(request.log, () => usage.flush());
-      const rows = await stored(request.log, () => store.usage(id, from, to));
+      await stored(() => usage.flush());
+      const rows = await stored(() => store.usage(id, from, to));
       return {
         id,
         usage: rows.map((row) => ({
