@@ -312,6 +312,14 @@ function suite(kind: "sqlite" | "postgres") {
     expect(body.prefix).toBe(body.key.slice(0, 12));
     expect((await rest(body.key)).statusCode).toBe(200);
     expect((await rest(created.key)).statusCode).toBe(401);
+    // An empty body sent as JSON is no body too.
+    const again = await app.inject({
+      method: "POST",
+      url: `/admin/v1/keys/${created.id}/roll`,
+      headers: { ...ADMIN, "content-type": "application/json" },
+      payload: "",
+    });
+    expect(again.statusCode, again.body).toBe(201);
   });
 
   it("roll with a 60 s overlap: both secrets work, then only the new one", async () => {

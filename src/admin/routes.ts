@@ -184,7 +184,7 @@ export function registerAdmin(
 
   app.post(
     `${ADMIN_PREFIX}/keys/:id/roll`,
-    { onRequest },
+    { onRequest: [onRequest, emptyBodyIsNone] },
     guarded(async (request, reply) => {
       const id = idOf(request);
       const body = parseBody(rollBody, request.body, reply, true);
@@ -247,6 +247,20 @@ function queryValue(request: FastifyRequest, name: string): string | undefined {
 /** A query integer as a number, so the schema checks its bounds; other text stays text. */
 function integerText(value: unknown): unknown {
   return typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+}
+
+/**
+ * `onRequest` hook of a route whose body may be left out: an empty body sent with
+ * `Content-Type: application/json` (what many clients send for "no body") is read as no
+ * body rather than refused by the JSON parser as empty.
+ */
+function emptyBodyIsNone(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  const headers = request.headers;
+  const length = headers["content-length"];
+  if (headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) {
+    delete headers["content-type"];
+  }
+  done();
 }
 
 /** A problem with the usage range, or undefined. */
