@@ -14,6 +14,7 @@ import { accessFromConfig } from "./access/from-config.js";
 import type { ManagedKeys } from "./access/keys/managed.js";
 import type { KeySource } from "./access/keys.js";
 import { registerMe } from "./access/me.js";
+import { registerAdmin } from "./admin/routes.js";
 import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
@@ -152,6 +153,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : null,
     managed?.usage,
   );
+  // The admin API needs both its token and a store: without either its paths are unknown.
+  if (config.adminToken && managed) {
+    registerAdmin(app, { token: config.adminToken, access, managed });
+  }
   const routes = restRoutes(operations);
   registerRestRoutes(app, routes, access.guard, observedRunner(calculationCount(metrics, "rest")));
   registerGraphql(app, operations, access.authenticateOnly, {
