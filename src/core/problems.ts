@@ -27,12 +27,62 @@ const PARSING_BY_KIND: Record<ParamDescription["kind"], { type: string; msg: str
   list: { type: "list_type", msg: "Input should be a valid list" },
 };
 
-/** The parameter description at `path` inside the object schema `input`, if any. */
+/** Pydantic's words for a JSON value of the wrong type, by what zod expected. */
+const TYPE_BY_EXPECTED: Record<string, { type: string; msg: string }> = {
+  int: { type: "int_type", msg: "Input should be a valid integer" },
+  number: { type: "float_type", msg: "Input should be a valid number" },
+  string: { type: "string_type", msg: "Input should be a valid string" },
+  boolean: { type: "bool_type", msg: "Input should be a valid boolean" },
+  object: { type: "dict_type", msg: "Input should be a valid dictionary" },
+  record: { type: "dict_type", msg: "Input should be a valid dictionary" },
+  array: { type: "list_type", msg: "Input should be a valid list" },
+};
+
+interface SchemaDef {
+  type?: string;
+  format?: string;
+  innerType?: unknown;
+  shape?: Record<string, unknown>;
+}
+
+const defOf = (schema: unknown) => (schema as { _zod?: { def?: SchemaDef } })?._zod?.def;
+
+/** The schema at `path` inside `input`, through optional, nullable and default wrappers. */
+function schemaAt(input: unknown, path: PropertyKey[]): unknown {
+  let schema = input;
+  for (let index = 0; index <= path.length; index += 1) {
+    let def = defOf(schema);
+    while (def?.innerType !== undefined) {
+      schema = def.innerType;
+      def = defOf(schema);
+    }
+    if (index === path.length) return schema;
+    const key = path[index];
+    if (def?.type !== "object" || typeof key !== "string" || !def.shape) return undefined;
+    schema = def.shape[key];
+  }
+  return schema;
+}
+
+function isInteger(schema: unknown): boolean {
+  const def = defOf(schema);
+  return def?.type === "number" && /int/.test(def.format ?? "");
+}
+
+/**
+ * The parameter description at `path` inside the object schema `input`, if any. A schema
+ * that is no operation parameter (a JSON body's nested object, a nullable) has none.
+ */
 function paramAt(input: z.ZodObject, path: PropertyKey[]): ParamDescription | undefined {
   const [name, ...rest] = path;
   const schema = typeof name === "string" ? input.shape[name] : undefined;
   if (!schema) return undefined;
-  let param = describeParam(schema as z.ZodType);
+  let param: ParamDescription;
+  try {
+    param = describeParam(schema as z.ZodType);
+  } catch {
+    return undefined;
+  }
   for (const _ of rest) {
     if (param.kind !== "list" || !param.item) break;
     param = param.item;
@@ -118,7 +168,13 @@ function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Descr
     case "invalid_type": {
       if (value === undefined) return { type: "missing", msg: "Field required" };
       const param = paramAt(schema, issue.path);
-      return param ? PARSING_BY_KIND[param.kind] : { type: "value_error", msg: issue.message };
+      if (param) return PARSING_BY_KIND[param.kind];
+      // zod says "number" for an integer that got text; the schema knows it is an integer.
+      const expected =
+        issue.expected === "number" && isInteger(schemaAt(schema, issue.path))
+          ? "int"
+          : issue.expected;
+      return TYPE_BY_EXPECTED[expected] ?? { type: "value_error", msg: issue.message };
     }
     case "too_small":
     case "too_big":
