@@ -350,6 +350,10 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
     [["revoke", "key_x", "--overlap", "5"], "unknown option --overlap for 'ucs keys revoke'"],
     [["update", "key_x"], "ucs keys: nothing to change: give --name"],
     [["list", "--url", "http://127.0.0.1:1", "--data-dir", "/tmp"], "give one"],
+    [
+      ["list", "--admin-token", "t".repeat(32)],
+      "--admin-token is for a running service's admin API",
+    ],
   ])("%j: a command line it cannot read, exit 2", async (argv, message) => {
     const run = await local(argv);
     expect(run).toMatchObject({ code: 2, stdout: "" });
@@ -368,7 +372,15 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
 
     const other = mkdtempSync(join(tmpdir(), "ucs-cli-keys-other-"));
     try {
-      await json(["create", "--name", "elsewhere", "--data-dir", other]);
+      // --data-dir is the local store even with UCS_URL set (no request is made).
+      const run = await keys(
+        ["create", "--name", "elsewhere", "--data-dir", other, "--json"],
+        { ...env, UCS_URL: "http://127.0.0.1:1" },
+        (() => {
+          throw new Error("no request expected");
+        }) as unknown as typeof fetch,
+      );
+      expect(run, run.stderr).toMatchObject({ code: 0 });
       const there = await keys(["list", "--json"], { DATA_DIR: other });
       expect(JSON.parse(there.stdout).keys.map((key: { name: string }) => key.name)).toEqual([
         "elsewhere",

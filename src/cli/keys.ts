@@ -660,7 +660,9 @@ export async function runKeys(
     return EXIT_INVALID;
   }
   const { action, positionals, options } = parsed;
-  const url = options.url ?? (io.env.UCS_URL || undefined);
+  // A store named on the command line means the local store, whatever UCS_URL says.
+  const localFlags = options.dataDir !== undefined || options.databaseUrl !== undefined;
+  const url = options.url ?? (localFlags ? undefined : io.env.UCS_URL || undefined);
   const token = options.adminToken ?? (io.env.ADMIN_TOKEN || undefined);
   const databaseUrl = options.databaseUrl ?? (io.env.DATABASE_URL || undefined);
   // Everything below prints through it: control characters visible, credentials hidden.
@@ -684,10 +686,10 @@ export async function runKeys(
   const id = positionals[0];
   if (spec.id && (id === undefined || id === ""))
     return fail(`'${COMMAND} ${action}' needs a key's ID`);
-  if (
-    options.url !== undefined &&
-    (options.dataDir !== undefined || options.databaseUrl !== undefined)
-  ) {
+  if (!url && options.adminToken !== undefined) {
+    return fail("--admin-token is for a running service's admin API: give --url too");
+  }
+  if (options.url !== undefined && localFlags) {
     return fail(
       "--url works on a running service, --data-dir and --database-url on the local store: give one",
     );
