@@ -271,7 +271,9 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
     });
     const backwards = await local(["usage", id, "--from", "2026-02-01", "--to", "2026-01-01"]);
     expect(backwards).toMatchObject({ code: 2, stdout: "" });
-    expect(backwards.stderr).toContain("from (2026-02-01) is after to (2026-01-01)");
+    expect(backwards.stderr).toContain(
+      "--from: Value error, from (2026-02-01) is after to (2026-01-01)",
+    );
   });
 
   it.each([
@@ -318,7 +320,8 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
       "--overlap: Input should be less than or equal to 604800",
     ],
     [["roll", "key_x", "--overlap", "-1"], "--overlap: Input should be greater than or equal to 0"],
-    [["list", "--limit", "0"], "--limit: "],
+    [["list", "--limit", "0"], "--limit: Input should be greater than or equal to 1"],
+    [["list", "--limit", "0x10"], "--limit: Value error, expected a whole number"],
     [
       ["usage", "key_x", "--from", "2026-02-30"],
       "--from: Value error, expected a UTC day that exists",

@@ -302,7 +302,7 @@ function build(
       if (value("to") !== undefined) input.to = value("to") as string;
       if (checked(usageQuery, input, "query")) {
         const range = usageRange(input);
-        if ("error" in range) problems.push(problem("query", [], range.error));
+        if ("error" in range) problems.push(problem("query", ["from"], range.error));
         else command = { action, id, query: input };
       }
       break;
@@ -432,7 +432,7 @@ export async function runLocal(store: KeyStore, command: KeysCommand): Promise<A
       if (!(await store.get(id))) return notFound(id);
       const range = usageRange(command.query ?? {});
       if ("error" in range) {
-        return { status: 422, body: { detail: [problem("query", [], range.error)] } };
+        return { status: 422, body: { detail: [problem("query", ["from"], range.error)] } };
       }
       const rows = await store.usage(id, range.from, range.to);
       return {

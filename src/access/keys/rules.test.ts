@@ -88,6 +88,9 @@ describe("queries", () => {
     expect(keyListQuery.parse({ limit: "5", cursor: "abc" })).toEqual({ limit: 5, cursor: "abc" });
     expect(paths(keyListQuery.safeParse({ limit: "101" }))).toEqual(["limit"]);
     expect(paths(keyListQuery.safeParse({ limit: "x" }))).toEqual(["limit"]);
+    expect(paths(keyListQuery.safeParse({ limit: "0x10" }))).toEqual(["limit"]);
+    expect(paths(keyListQuery.safeParse({ limit: "1e2" }))).toEqual(["limit"]);
+    expect(keyListQuery.parse({})).toEqual({ limit: 100 });
     expect(usageQuery.parse({ from: "2024-02-29" })).toEqual({ from: "2024-02-29" });
     expect(paths(usageQuery.safeParse({ from: "2025-02-29", to: "2025-1-01" }))).toEqual([
       "from",

@@ -93,9 +93,17 @@ export const rollBody = z.strictObject({
 });
 export type RollBody = z.infer<typeof rollBody>;
 
-/** `GET /admin/v1/keys?limit=&cursor=` (query strings: the limit is converted). */
+/**
+ * `GET /admin/v1/keys?limit=&cursor=`, from the query string's text: the limit is digits
+ * (not `0x10` or `1e2`, which a plain number conversion would take), MAX_PAGE if absent.
+ */
 export const keyListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(MAX_PAGE),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, "expected a whole number")
+    .transform(Number)
+    .pipe(z.int().min(1).max(MAX_PAGE))
+    .default(MAX_PAGE),
   cursor: z.string().min(1).optional(),
 });
 
