@@ -371,7 +371,8 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
     }
     const roll = await local(["roll", "--help"]);
     expect(roll.stdout).toMatch(/^ucs keys roll: gives a key a new secret/);
-    expect(roll.stdout).toContain("Usage: ucs keys roll ID [--overlap SECONDS]");
+    expect(roll.stdout).toContain("\n\nUsage: ucs keys roll ID [--overlap SECONDS] [--json]");
+    expect(roll.stdout).toContain("\n\nWhere: by default the local store");
 
     const other = mkdtempSync(join(tmpdir(), "ucs-cli-keys-other-"));
     try {

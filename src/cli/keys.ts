@@ -595,6 +595,19 @@ function print(out: CliIo, json: boolean, command: KeysCommand, answer: Answer):
   return code;
 }
 
+/** What every subcommand's help ends with: where the keys are, the values, the output. */
+const HELP_NOTES = [
+  "Where: by default the local store, DATA_DIR (default ./data) or DATABASE_URL, or",
+  "--data-dir / --database-url; a running service sees a change within 5 s. With --url",
+  "(or UCS_URL), the service's admin API, with the token from ADMIN_TOKEN (or",
+  "--admin-token, which other users of the machine may see: prefer the variable).",
+  "",
+  "--plan is LIMIT/WINDOWSECONDS (100/60); --expires an RFC 3339 time (2027-01-31T00:00:00Z);",
+  "--scopes '*', areas or operations, comma-separated (math,hash/hmac-md5); --meta a JSON object.",
+  "--json prints the admin API's JSON body. Exit codes: 0 done, 2 invalid input, 1 anything else.",
+  "",
+];
+
 /** `ucs keys --help`. */
 export function keysHelp(): string {
   const width = Math.max(...Object.keys(ACTIONS).map((name) => name.length));
@@ -609,20 +622,20 @@ export function keysHelp(): string {
         `  ${name.padEnd(width)}  ${spec.summary}\n  ${" ".repeat(width)}  ${COMMAND} ${name} ${spec.usage}`,
     ),
     "",
-    "Where: by default the local store, DATA_DIR (default ./data) or DATABASE_URL, or",
-    "--data-dir / --database-url; a running service sees a change within 5 s. With --url",
-    "(or UCS_URL), the service's admin API, with the token from ADMIN_TOKEN (or",
-    "--admin-token, which other users of the machine may see: prefer the variable).",
-    "",
-    "--plan is LIMIT/WINDOWSECONDS (100/60); --expires an RFC 3339 time (2027-01-31T00:00:00Z);",
-    "--scopes '*', areas or operations, comma-separated (math,hash/hmac-md5); --meta a JSON object.",
-    "--json prints the admin API's JSON body. Exit codes: 0 done, 2 invalid input, 1 anything else.",
-    "",
+    ...HELP_NOTES,
   ].join("\n");
 }
 
+/** `ucs keys <subcommand> --help`. */
 function actionHelp(action: Action): string {
-  return `${COMMAND} ${action}: ${ACTIONS[action].summary}\n\nUsage: ${COMMAND} ${action} ${ACTIONS[action].usage} [--json] [--url URL]\n\n${keysHelp().split("\n").slice(-7).join("\n")}`;
+  const spec = ACTIONS[action];
+  return [
+    `${COMMAND} ${action}: ${spec.summary}`,
+    "",
+    `Usage: ${COMMAND} ${action} ${spec.usage} [--json] [--url URL] [--data-dir DIR | --database-url URL]`,
+    "",
+    ...HELP_NOTES,
+  ].join("\n");
 }
 
 /** Writes `text` with every occurrence of `secret` masked: the admin token is never printed. */
