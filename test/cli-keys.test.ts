@@ -705,6 +705,16 @@ describe("remote mode: the admin API's exchanges (API.md §7)", () => {
       recorder(502, undefined, "<h1>Bad gateway</h1>").fetchImpl,
     );
     expect(proxy).toEqual({ code: 1, stdout: "", stderr: "Error (502): <h1>Bad gateway</h1>\n" });
+    const page = await keys(
+      ["show", KEY.id],
+      REMOTE,
+      recorder(200, undefined, "<h1>Hi</h1>").fetchImpl,
+    );
+    expect(page).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "Error (200): not an answer of the admin API: <h1>Hi</h1>\n",
+    });
     const down = (async () => {
       throw new TypeError("fetch failed");
     }) as unknown as typeof fetch;

@@ -512,7 +512,17 @@ function table(header: string[], rows: string[][]): string {
     .join("");
 }
 
-function listLines(body: { keys?: KeyView[]; nextCursor?: unknown }): string {
+interface ListView {
+  keys?: KeyView[];
+  nextCursor?: unknown;
+}
+
+interface UsageView {
+  id?: unknown;
+  usage?: Record<string, unknown>[];
+}
+
+function listLines(body: ListView): string {
   const keys = Array.isArray(body.keys) ? body.keys : [];
   if (keys.length === 0) return "No keys.\n";
   let text = table(
@@ -534,7 +544,7 @@ function listLines(body: { keys?: KeyView[]; nextCursor?: unknown }): string {
   return text;
 }
 
-function usageLines(body: { id?: unknown; usage?: Record<string, unknown>[] }): string {
+function usageLines(body: UsageView): string {
   const rows = Array.isArray(body.usage) ? body.usage : [];
   if (rows.length === 0) return `No usage for ${formatValue(body.id)} in these days.\n`;
   let calls = 0;
@@ -574,15 +584,20 @@ function print(out: CliIo, json: boolean, command: KeysCommand, answer: Answer):
     if (answer.status !== 204) out.stdout.write(`${answer.raw ?? JSON.stringify(answer.body)}\n`);
     return code;
   }
+  const { body } = answer;
+  if (ok && command.action !== "revoke" && (typeof body !== "object" || body === null)) {
+    // A 2xx that is no JSON object (a proxy's page) is no answer of the admin API.
+    out.stderr.write(`Error (${answer.status}): not an answer of the admin API: ${answer.raw}\n`);
+    return EXIT_FAILURE;
+  }
   if (ok) {
-    const body = (answer.body ?? {}) as Record<string, unknown>;
     if (command.action === "revoke") out.stdout.write(`Revoked ${command.id}.\n`);
-    else if (command.action === "list") out.stdout.write(listLines(body));
-    else if (command.action === "usage") out.stdout.write(usageLines(body));
+    else if (command.action === "list") out.stdout.write(listLines(body as ListView));
+    else if (command.action === "usage") out.stdout.write(usageLines(body as UsageView));
     else out.stdout.write(keyLines(body as KeyView));
     return code;
   }
-  const detail = (answer.body as { detail?: unknown } | null)?.detail;
+  const detail = (body as { detail?: unknown } | null)?.detail;
   if (answer.status === 422 && Array.isArray(detail)) {
     const lines = (detail as Problem[]).map(
       (p) => `  ${placeOf(Array.isArray(p?.loc) ? p.loc : [])}: ${p?.msg} [${p?.type}]\n`,
