@@ -86,23 +86,6 @@ describe("toProblems: zod issues in Pydantic's shape", () => {
   });
 });
 
-describe("toProblems on a JSON body's schema (no operation parameters)", () => {
-  const body = z.strictObject({
-    plan: z.strictObject({ limit: z.int(), windowSeconds: z.int() }).nullable().optional(),
-    meta: z.record(z.string(), z.unknown()).optional(),
-  });
-  it.each([
-    [{ plan: { limit: "x", windowSeconds: 1 } }, ["plan", "limit"], "int_type"],
-    [{ plan: 5 }, ["plan"], "dict_type"],
-    [{ meta: [1] }, ["meta"], "dict_type"],
-  ] as const)("%j: Pydantic's type, no crash", (input, loc, type) => {
-    const result = body.safeParse(input);
-    expect(result.success).toBe(false);
-    const [problem] = toProblems(result.error?.issues ?? [], body, input);
-    expect(problem).toMatchObject({ loc, type });
-  });
-});
-
 describe("summarizeProblems", () => {
   const problem = (loc: string[], msg: string) => ({ loc, msg, type: "value_error" });
   it.each([
