@@ -179,7 +179,6 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
     expect(
       await json(["update", id, "--plan", "none", "--expires", "never", "--enable"]),
     ).toMatchObject({ plan: null, expiresAt: null, disabled: false, name: "changed" });
-    expect(await json(["update", id, "--scopes", ""])).toMatchObject({ scopes: [] });
 
     const revoked = await local(["revoke", id]);
     expect(revoked).toEqual({ code: 0, stdout: `Revoked ${id}.\n`, stderr: "" });
@@ -305,6 +304,11 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
       ["create", "--name", "a", "--expires", "2027-01-31"],
       "--expires: Value error, expected an RFC 3339 time",
     ],
+    [
+      ["create", "--name", "a", "--expires", "2020-01-01T00:00:00Z"],
+      "--expires: Input should be in the future",
+    ],
+    [["create", "--name", "a", "--scopes", ""], "--scopes: List should have at least 1 item"],
     [["create", "--name", "a", "--meta", "{"], "--meta: Value error, expected a JSON object"],
     [["create", "--name", "a", "--meta", "[1]"], "--meta: "],
     [

@@ -216,7 +216,7 @@ function build(
   const value = (name: string) => values.get(name);
   if (value("name") !== undefined) raw.name = value("name");
   const scopes = value("scopes");
-  // An empty --scopes is no scopes at all: a key that may use nothing.
+  // An empty --scopes is an empty list, which the rules refuse by name.
   if (scopes !== undefined)
     raw.scopes = scopes === "" ? [] : scopes.split(",").map((s) => s.trim());
   const plan = value("plan");

@@ -53,6 +53,10 @@ describe("keyCreateBody", () => {
     expect(paths(keyCreateBody.safeParse({}))).toEqual(["name"]);
     expect(paths(keyCreateBody.safeParse({ name: "" }))).toEqual(["name"]);
     expect(paths(keyCreateBody.safeParse({ name: "a", meta: [] }))).toEqual(["meta"]);
+    expect(paths(keyCreateBody.safeParse({ name: "a", scopes: [] }))).toEqual(["scopes"]);
+    expect(
+      paths(keyCreateBody.safeParse({ name: "a", expiresAt: "2020-01-01T00:00:00Z" })),
+    ).toEqual(["expiresAt"]);
     expect(
       paths(keyCreateBody.safeParse({ name: "a", plan: { limit: 1.5, windowSeconds: 1 } })),
     ).toEqual(["plan.limit"]);
@@ -69,6 +73,10 @@ describe("keyPatchBody and rollBody", () => {
     expect(keyPatchBody.parse({})).toEqual({});
     expect(paths(keyPatchBody.safeParse({ disable: true }))).toEqual([""]);
     expect(paths(keyPatchBody.safeParse({ name: null }))).toEqual(["name"]);
+    // An update may expire a key at once.
+    expect(keyPatchBody.parse({ expiresAt: "2020-01-01T00:00:00Z" })).toEqual({
+      expiresAt: "2020-01-01T00:00:00Z",
+    });
   });
 
   it("an overlap is 0 by default and at most 7 days", () => {
@@ -90,7 +98,8 @@ describe("queries", () => {
     expect(paths(keyListQuery.safeParse({ limit: "x" }))).toEqual(["limit"]);
     expect(paths(keyListQuery.safeParse({ limit: "0x10" }))).toEqual(["limit"]);
     expect(paths(keyListQuery.safeParse({ limit: "1e2" }))).toEqual(["limit"]);
-    expect(keyListQuery.parse({})).toEqual({ limit: 100 });
+    expect(keyListQuery.parse({})).toEqual({ limit: 20 });
+    expect(paths(keyListQuery.safeParse({ cursor: "c".repeat(1001) }))).toEqual(["cursor"]);
     expect(usageQuery.parse({ from: "2024-02-29" })).toEqual({ from: "2024-02-29" });
     expect(paths(usageQuery.safeParse({ from: "2025-02-29", to: "2025-1-01" }))).toEqual([
       "from",

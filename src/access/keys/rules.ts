@@ -18,8 +18,11 @@ export const MAX_PLAN_LIMIT = 2_147_483_647;
 /** Scopes per key, and characters per scope: far above any real use, bounded all the same. */
 export const MAX_SCOPES = 100;
 export const MAX_SCOPE_LENGTH = 200;
-/** `GET /admin/v1/keys?limit=`: at most this many keys a page. */
+/** `GET /admin/v1/keys?limit=`: at most this many keys a page, and this many by default. */
 export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 20;
+/** A cursor is short; a longer one was not made by the service. */
+export const MAX_CURSOR_LENGTH = 1000;
 /** A usage query without `from`: this many UTC days up to `to` (both included). */
 export const DEFAULT_USAGE_DAYS = 30;
 /** A usage query covers at most this many days: one answer stays small. */
@@ -42,6 +45,8 @@ export const scopesSchema = z
       .max(MAX_SCOPE_LENGTH)
       .regex(SCOPE, "a scope is '*', an area ('math') or one operation ('hash/hmac-md5')"),
   )
+  // A key that may use nothing is a mistake: disable it instead.
+  .min(1)
   .max(MAX_SCOPES);
 
 export const planSchema = z.strictObject({
@@ -66,14 +71,28 @@ export const metaSchema = z
     message: `meta must be at most ${MAX_META_BYTES} bytes as JSON`,
   });
 
-/** `POST /admin/v1/keys`. Unknown fields are refused: a typo must not pass silently. */
-export const keyCreateBody = z.strictObject({
-  name: nameSchema,
-  scopes: scopesSchema.optional(),
-  plan: planSchema.nullable().optional(),
-  expiresAt: expiresAtSchema.nullable().optional(),
-  meta: metaSchema.optional(),
-});
+/**
+ * `POST /admin/v1/keys`. Unknown fields are refused: a typo must not pass silently. A new
+ * key already expired is a typo too (an update may expire a key at once, on purpose).
+ */
+export const keyCreateBody = z
+  .strictObject({
+    name: nameSchema,
+    scopes: scopesSchema.optional(),
+    plan: planSchema.nullable().optional(),
+    expiresAt: expiresAtSchema.nullable().optional(),
+    meta: metaSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (typeof body.expiresAt === "string" && Date.parse(body.expiresAt) <= Date.now()) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["expiresAt"],
+        message: "Input should be in the future",
+        params: { type: "datetime_future" },
+      });
+    }
+  });
 export type KeyCreateBody = z.infer<typeof keyCreateBody>;
 
 /** `PATCH /admin/v1/keys/{id}`: `plan: null` is the server's default, `expiresAt: null` never. */
@@ -95,7 +114,7 @@ export type RollBody = z.infer<typeof rollBody>;
 
 /**
  * `GET /admin/v1/keys?limit=&cursor=`, from the query string's text: the limit is digits
- * (not `0x10` or `1e2`, which a plain number conversion would take), MAX_PAGE if absent.
+ * (not `0x10` or `1e2`, which a plain number conversion would take), DEFAULT_PAGE if absent.
  */
 export const keyListQuery = z.strictObject({
   limit: z
@@ -103,8 +122,8 @@ export const keyListQuery = z.strictObject({
     .regex(/^[0-9]{1,6}$/, "expected a whole number")
     .transform(Number)
     .pipe(z.int().min(1).max(MAX_PAGE))
-    .default(MAX_PAGE),
-  cursor: z.string().min(1).optional(),
+    .default(DEFAULT_PAGE),
+  cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
 });
 
 /** A calendar day that exists (`2027-02-30` does not). */
