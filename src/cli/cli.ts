@@ -15,6 +15,7 @@ import type { Problem } from "../kit/errors.js";
 import { pathOf } from "../rest/path.js";
 import { planFor, QueryValues, toInput } from "../rest/query.js";
 import { listing, operationHelp, PROGRAM, usage } from "./help.js";
+import { runKeys } from "./keys.js";
 import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, guardedIo, report } from "./output.js";
 
 /** The options that belong to the command line itself, not to an operation. */
@@ -171,6 +172,8 @@ export async function runCli(
   operations: readonly AnyOperation[],
   io: CliIo,
 ): Promise<number> {
+  // Managed keys are the command line's own, not an operation: keys.ts.
+  if (argv[0] === "keys") return runKeys(argv.slice(1), io);
   const byId = new Map(
     operations.map((operation) => [`${operation.area}/${operation.name}`, operation]),
   );
