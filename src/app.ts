@@ -14,13 +14,13 @@ import { accessFromConfig } from "./access/from-config.js";
 import type { ManagedKeys } from "./access/keys/managed.js";
 import type { KeySource } from "./access/keys.js";
 import { registerMe } from "./access/me.js";
+import { registerAdmin } from "./admin/routes.js";
 import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
 import { observedRunner } from "./core/runner.js";
 import { registerDocs } from "./docs/swagger-ui.js";
-import { GRAPHQL_PATH, registerGraphql } from "./graphql/register.js";
-import { createGraphqlShortcut, type GraphqlShortcut } from "./graphql/server-shortcut.js";
-import { DEFAULT_BACKPRESSURE, registerBackpressure } from "./http/backpressure.js";
+import { registerGraphql } from "./graphql/register.js";
+import { registerBackpressure } from "./http/backpressure.js";
 import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
 import { boundJsonBodies } from "./http/json-body.js";
@@ -36,7 +36,6 @@ import { createMetrics } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations, operationsDirs } from "./registry/loader.js";
 import { registerRestRoutes, restRoutes } from "./rest/routes.js";
-import { createRestShortcut, type RestShortcut } from "./rest/shortcut.js";
 import { VERSION } from "./version.js";
 
 export interface AppOptions {
@@ -47,11 +46,6 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
   /** False sends every GraphQL request through yoga's adapter (tests compare both adapters). */
   graphqlFastPath?: boolean;
-  /**
-   * False sends every REST and GraphQL request through fastify's routes, past the server
-   * shortcuts (tests compare both).
-   */
-  serverShortcuts?: boolean;
   /**
    * The managed keys (store, directory, usage), opened once per process by server.ts and
    * kept across reloads; none in most tests (static keys only, no usage kept).
@@ -98,20 +92,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const operation of operations) inputCheckOf(operation);
   const metrics = replacing?.appState.metrics ?? createMetrics();
   const requestLog = new RequestLog(metrics.http);
-  // The server's requests try the shortcuts first (made below, once the app is built).
-  let restShortcut: RestShortcut | undefined;
-  let graphqlShortcut: GraphqlShortcut | undefined;
-  const serverFactory = options.serverFactory ?? httpServer;
   const app = Fastify(
     fastifyOptions(config, metrics, {
       logger: options.logger,
       replacingLog: replacing?.log,
-      serverFactory: (fastifyHandler, serverOptions) =>
-        serverFactory((request, response) => {
-          if (restShortcut?.(request, response)) return;
-          if (graphqlShortcut?.(request, response, fastifyHandler)) return;
-          fastifyHandler(request, response);
-        }, serverOptions),
+      serverFactory: options.serverFactory ?? httpServer,
       requestLog,
     }),
   );
@@ -122,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest("apiKeyId", undefined);
   app.decorateRequest("principal", undefined);
   // First: a request waiting behind its connection's previous answer runs nothing yet.
-  const admission = registerBackpressure(app);
+  registerBackpressure(app);
   // Then: requests with large inputs run one per turn of the event loop, between cheap ones.
   registerHeavyLane(app);
 
@@ -168,10 +153,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : null,
     managed?.usage,
   );
+  // The admin API needs both its token and a store: without either its paths are unknown.
+  if (config.adminToken && managed) {
+    registerAdmin(app, { token: config.adminToken, access, managed });
+  }
   const routes = restRoutes(operations);
-  const countRest = calculationCount(metrics, "rest");
-  registerRestRoutes(app, routes, access.guard, observedRunner(countRest));
-  const pipeline = registerGraphql(app, operations, access.authenticateOnly, {
+  registerRestRoutes(app, routes, access.guard, observedRunner(calculationCount(metrics, "rest")));
+  registerGraphql(app, operations, access.authenticateOnly, {
     run: countingRunner(metrics, "graphql"),
     // Without any quota (none of the server's, no managed key with a plan) nothing is
     // charged, and the usual request runs without a promise.
@@ -181,35 +169,5 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
 
-  // CORS headers and a proxy's client address are fastify's to work out: with either
-  // configured, every REST and GraphQL request goes through fastify's routes.
-  if (options.serverShortcuts !== false && config.corsOrigins.length === 0 && !config.trustProxy) {
-    let closing = false;
-    app.addHook("preClose", (done) => {
-      closing = true;
-      done();
-    });
-    const open = () => !closing && !app.lifecycle.draining;
-    restShortcut = createRestShortcut({
-      routes,
-      passingKeyId: access.passingKeyId,
-      admission,
-      count: countRest,
-      requestLog,
-      logger: app.log,
-      open,
-    });
-    graphqlShortcut = createGraphqlShortcut({
-      path: GRAPHQL_PATH,
-      pipeline,
-      passingKeyId: access.passingKeyId,
-      admission,
-      requestLog,
-      logger: app.log,
-      open,
-      // Below the backpressure hooks' large requests, which they count while held.
-      maxBodyBytes: DEFAULT_BACKPRESSURE.largeRequestBytes - GRAPHQL_PATH.length - 1,
-    });
-  }
   return app;
 }

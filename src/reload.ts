@@ -15,10 +15,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerFactory } from "fastify";
 import type { ManagedKeys } from "./access/keys/managed.js";
-import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { httpServer } from "./http/server-options.js";
-import { loadOperations, operationsDirs } from "./registry/loader.js";
+import { loadOperations, operationsDirs, prepareOperations } from "./registry/loader.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -52,6 +51,10 @@ export async function buildReloadableApp(
 ): Promise<ReloadableApp> {
   const keys = options.managedKeys ? { managedKeys: options.managedKeys } : {};
   const reloadTimeoutMs = options.reloadTimeoutMs ?? RELOAD_TIMEOUT_MS;
+  // The operator's modules are vetted in a worker that takes a while to start: begun before
+  // the app's packages load, it runs beside them.
+  void prepareOperations(operationsDirs(config.operationsDirs));
+  const { buildApp } = await import("./app.js");
   let dispatch: Handler | undefined;
   // The real server, created once, as fastify would create it itself.
   const listening: FastifyServerFactory = (handler, options) => {
@@ -76,6 +79,10 @@ export async function buildReloadableApp(
           fresh: true,
           importing: (file) => {
             importing = file;
+          },
+          // One line per refused module, naming it and why, before the reload's own line.
+          refused: (file, reason) => {
+            app.log.error({ file, reason }, "operation module refused");
           },
         });
         count = operations.length;

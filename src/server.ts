@@ -8,6 +8,7 @@ import { runPrimary } from "./cluster.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { connectionsOf } from "./http/connections.js";
 import { drainConnections } from "./http/drain.js";
+import { handleProcessFaults } from "./runtime/faults.js";
 import { holdTickShape } from "./runtime/tick-shape.js";
 
 function announceGeneratedKey(config: Config): void {
@@ -36,6 +37,8 @@ async function serve(config: Config): Promise<void> {
   for (const problem of config.weakSecrets) {
     app.log.warn(`${problem}: accepted outside production, refused when NODE_ENV is production`);
   }
+  // A module's floating rejection (at a reload's import, or later) must not end the process.
+  handleProcessFaults(app.log, config.operationsDirs);
   const connections = connectionsOf(app.server);
   await holdTickShape();
   await app.listen({ host: config.host, port: config.port });

@@ -6,16 +6,51 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import type { AnyOperation } from "../src/kit/define.js";
+import { defineOperation, integer, z } from "../src/kit/index.js";
 import {
+  checkOperation,
   DEFAULT_OPERATIONS_DIR,
   loadOperations,
   moduleUrl,
   OperationLoadError,
+  prepareOperations,
   recordImport,
 } from "../src/registry/loader.js";
+import { MAX_EXAMPLES, MAX_PARAMETERS } from "../src/registry/vet.js";
 import { AUTH, TEST_KEY } from "./helpers.js";
 
 const fixtures = (dir: string) => fileURLToPath(new URL(`./fixtures/${dir}/`, import.meta.url));
+
+describe("checkOperation", () => {
+  const withShape = (parameters: number, examples: number) =>
+    defineOperation({
+      area: "extra",
+      name: "wide",
+      summary: "Many parameters",
+      description: "A limits fixture.",
+      input: z.object(
+        Object.fromEntries(
+          Array.from({ length: parameters }, (_, i) => [`p${i}`, integer().optional()]),
+        ),
+      ),
+      output: z.object({ ok: z.boolean() }),
+      examples: Array.from({ length: examples }, () => ({
+        title: "ok",
+        input: {},
+        output: { ok: true },
+      })),
+      handler: () => ({ ok: true }),
+    }) as unknown as AnyOperation;
+
+  it("refuses more parameters or examples than the bounds, before anything else", () => {
+    expect(checkOperation(withShape(MAX_PARAMETERS, MAX_EXAMPLES))).toEqual([]);
+    expect(checkOperation(withShape(MAX_PARAMETERS + 1, MAX_EXAMPLES + 1))).toEqual([
+      `declares ${MAX_PARAMETERS + 1} parameters; at most ${MAX_PARAMETERS} are allowed`,
+      `declares ${MAX_EXAMPLES + 1} examples; at most ${MAX_EXAMPLES} are allowed`,
+    ]);
+  });
+});
 
 describe("loadOperations", () => {
   it("finds every module and skips tests and _helpers", async () => {
@@ -50,6 +85,73 @@ describe("loadOperations", () => {
       /wrong-answer\.ts: example 0 answers \{"n":3\}, not its documented output/,
     );
     expect(message).toMatch(/throws-on-example\.ts: example 0 fails: not written yet/);
+  });
+
+  it("refuses a module the vetting worker refuses, without importing it here", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-vet-"));
+    try {
+      await mkdir(path.join(dir, "extra"));
+      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
+      const file = path.join(dir, "extra", "echo.ts");
+      // Marks this thread when imported, then leaves a rejection nothing handles.
+      await writeFile(
+        file,
+        `(globalThis as Record<string, unknown>).ucsVetImported = true;\nPromise.reject(new Error("floating"));\n${echo}`,
+      );
+      const refused: string[] = [];
+      const message = await loadOperations([dir], {
+        fresh: true,
+        refused: (where, reason) => refused.push(`${where}: ${reason}`),
+      }).catch((error: Error) => error.message);
+      expect(message).toContain(`${file}: refused: left a promise rejection unhandled at import`);
+      expect(refused).toEqual([`${file}: left a promise rejection unhandled at import: floating`]);
+      expect((globalThis as Record<string, unknown>).ucsVetImported).toBeUndefined();
+
+      // An import that fails in the worker only: reported as any failed import, and the
+      // calling thread never imports it.
+      await writeFile(
+        file,
+        `import { isMainThread } from "node:worker_threads";\nif (!isMainThread) throw new Error("worker only");\n(globalThis as Record<string, unknown>).ucsVetImported = true;\n${echo}`,
+      );
+      const failed = await loadOperations([dir], { fresh: true }).catch(
+        (error: Error) => error.message,
+      );
+      expect(failed).toContain(`${file}: cannot be imported: worker only`);
+      expect((globalThis as Record<string, unknown>).ucsVetImported).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes the verdicts begun by prepareOperations, for files that still hold what was vetted", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-ahead-"));
+    try {
+      await mkdir(path.join(dir, "extra"));
+      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
+      // Refused by a worker started while the variable is set (a worker copies the environment).
+      const probe = (tail: string) =>
+        `if (process.env.UCS_VET_PROBE === "refuse") Promise.reject(new Error("probe"));\n${echo}${tail}`;
+      const kept = path.join(dir, "extra", "echo.ts");
+      const changed = path.join(dir, "extra", "twice.ts");
+      await writeFile(kept, probe(""));
+      await writeFile(changed, probe("").replace('name: "echo"', 'name: "twice"'));
+      process.env.UCS_VET_PROBE = "refuse";
+      try {
+        await prepareOperations([dir]);
+      } finally {
+        delete process.env.UCS_VET_PROBE;
+      }
+      // Changed after it was vetted: vetted anew (without the variable) by the load.
+      await writeFile(changed, probe("// changed\n").replace('name: "echo"', 'name: "twice"'));
+      const message = await loadOperations([dir]).then(
+        () => "",
+        (error: Error) => error.message,
+      );
+      expect(message).toContain(`${kept}: refused: left a promise rejection unhandled`);
+      expect(message).not.toContain(changed);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("a reload imports anew only the modules whose file changed (Node never frees a module)", async () => {

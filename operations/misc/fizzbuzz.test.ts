@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
@@ -85,6 +86,40 @@ describe("misc/fizzbuzz", () => {
     const response = run(input);
     expect(response.count).toBe(count);
     expect(response.items).toHaveLength(count);
+  });
+
+  it("answers, byte for byte, what joining the words number by number answers", () => {
+    // The reference: each number's words joined afresh, in rule order.
+    const reference = (start: number, end: number, rules: string[]) => {
+      const parsed = rules.map((rule) => {
+        const colon = rule.indexOf(":");
+        return { divisor: Number(rule.slice(0, colon)), word: rule.slice(colon + 1) };
+      });
+      const items: string[] = [];
+      for (let n = start; n <= end; n++) {
+        let words = "";
+        for (const { divisor, word } of parsed) if (n % divisor === 0) words += word;
+        items.push(words === "" ? String(n) : words);
+      }
+      return items;
+    };
+    const rule = fc
+      .tuple(fc.integer({ min: 1, max: 12 }), fc.constantFrom("Fizz", "Buzz", "a:b", "🐝", "X Y"))
+      .map(([divisor, word]) => `${divisor}:${word}`);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -200, max: 200 }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.array(rule, { minLength: 1, maxLength: 10 }),
+        (start, span, rules) => {
+          const answer = run({ start, end: start + span, rules });
+          expect(JSON.stringify(answer.items)).toBe(
+            JSON.stringify(reference(start, start + span, rules)),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it("stays exact at the edge of the range", () => {

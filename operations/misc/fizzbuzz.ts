@@ -89,12 +89,39 @@ function toRule(text: string): Rule {
   return parsed.rule;
 }
 
-/** The item for `n`: the words of every rule whose divisor divides it, else its digits. */
-function itemFor(n: number, rules: readonly Rule[]): string {
+/** The words of the rules whose bits are set in `mask`, in rule order. */
+function wordsOf(mask: number, rules: readonly Rule[]): string {
   let words = "";
-  // `%` keeps the dividend's sign (-3 % 3 is -0), which still compares equal to 0.
-  for (const { divisor, word } of rules) if (n % divisor === 0) words += word;
-  return words === "" ? String(n) : words;
+  for (let r = 0; r < rules.length; r++) if (mask & (1 << r)) words += (rules[r] as Rule).word;
+  return words;
+}
+
+/**
+ * One item per number from `start` to `end`: the words of every rule whose divisor divides
+ * it, else its digits. The words are joined once per set of dividing rules (at most 2^10)
+ * and that one string is shared: joined per number, 10,000 items of ten words were 90,000
+ * short-lived strings (young-generation collections stalling every other request) that
+ * JSON.stringify then had to flatten one by one.
+ */
+function itemsFor(start: number, end: number, rules: readonly Rule[]): string[] {
+  const wordsByMask = new Array<string | undefined>(1 << rules.length);
+  const items: string[] = [];
+  for (let n = start; n <= end; n++) {
+    let mask = 0;
+    // `%` keeps the dividend's sign (-3 % 3 is -0), which still compares equal to 0.
+    for (let r = 0; r < rules.length; r++) if (n % (rules[r] as Rule).divisor === 0) mask |= 1 << r;
+    if (mask === 0) {
+      items.push(String(n));
+      continue;
+    }
+    let words = wordsByMask[mask];
+    if (words === undefined) {
+      words = wordsOf(mask, rules);
+      wordsByMask[mask] = words;
+    }
+    items.push(words);
+  }
+  return items;
 }
 
 const bound = (description: string) =>
@@ -235,8 +262,7 @@ export default defineOperation({
       );
     }
     const rules = ruleTexts.map(toRule);
-    const items: string[] = [];
-    for (let n = start; n <= end; n++) items.push(itemFor(n, rules));
+    const items = itemsFor(start, end, rules);
     // `+ 0` reports a `-0` sent by a client as plain 0.
     return { start: start + 0, end: end + 0, count, items, rules };
   },

@@ -72,13 +72,6 @@ export interface AccessControl {
    * address as failed keys are.
    */
   bearer(token: string, realm: string): onRequestHookHandler;
-  /**
-   * The id of the `X-API-Key` value `presented`, from a connection with the client
-   * `address`, when a request with it passes `authenticate` at once: a valid key, no
-   * quota configured to count it, and an address not blocked. Undefined otherwise: the
-   * hooks then decide, and answer.
-   */
-  passingKeyId(presented: unknown, address: string | undefined): string | undefined;
 }
 
 function tooManyRequests(reply: FastifyReply, state: QuotaState, what: string): FastifyReply {
@@ -258,16 +251,6 @@ export function createAccessControl(options: AccessOptions): AccessControl {
         const refused = refuseFailure(request, reply, reason, challenge);
         if (refused instanceof Promise) refused.catch(done);
       };
-    },
-    passingKeyId(presented, address) {
-      // A blocked address is answered by the hooks (429); one not blocked passes or fails
-      // there too when its failure must be counted.
-      if (authFailures && (address === undefined || blockedUntil.has(address))) return undefined;
-      const result = check(presented);
-      if (!result.ok) return undefined;
-      const { principal } = result;
-      // Scopes and quotas are the hooks' to answer.
-      return principal.everything && !quotaOf(principal.plan) ? principal.id : undefined;
     },
   };
 }

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineOperation } from "../kit/define.js";
 import { decimal, list } from "../kit/params.js";
-import { chargedCost, declaredCost, overBudget, takeSentItems } from "./budget.js";
+import {
+  budgetProblem,
+  chargedCost,
+  declaredAnswer,
+  declaredCost,
+  overBudget,
+  takeSentItems,
+} from "./budget.js";
 
 const costed = (input: z.ZodObject) =>
   defineOperation({
@@ -103,5 +110,32 @@ describe("takeSentItems", () => {
     takeSentItems([[1, 2, 3, 4, 5], ...Array(1000).fill([1, 2])], lists);
     expect(lists.left).toBeLessThan(0);
     expect(lists.left).toBeGreaterThan(-2000);
+  });
+});
+
+describe("the declared answer size, for the heavy lane", () => {
+  const answering = (bytes: number) =>
+    defineOperation({
+      area: "test",
+      name: "answering",
+      summary: "Declares its answer",
+      description: "A fixture whose declared answer size is its input.",
+      input: z.object({}),
+      output: z.object({}),
+      examples: [],
+      cost: () => ({ work: 1, bytes }),
+      handler: () => ({}),
+    });
+
+  it("is left by the budget check of a calculation within the budget", () => {
+    declaredAnswer.bytes = 0;
+    expect(budgetProblem(answering(3_000_000), {})).toBeUndefined();
+    expect(declaredAnswer.bytes).toBe(3_000_000);
+  });
+
+  it("is 0 for a calculation refused over the budget: its answer is the problem", () => {
+    declaredAnswer.bytes = 7;
+    expect(budgetProblem(answering(1e12), {})).toBeDefined();
+    expect(declaredAnswer.bytes).toBe(0);
   });
 });

@@ -76,8 +76,21 @@ export function overBudget(spent: Spent): string | undefined {
  */
 export function budgetProblem(operation: AnyOperation, input: unknown): Problem | undefined {
   if (!operation.cost) return undefined;
-  return costProblem(operation.cost(input));
+  const cost = operation.cost(input);
+  const problem = costProblem(cost);
+  // A refused calculation answers its (small) problem, not what it declared.
+  declaredAnswer.bytes = problem === undefined ? cost.bytes : 0;
+  return problem;
 }
+
+/**
+ * The answer size the calculation the runner checked last declared (its cost's `bytes`; 0
+ * once read, or for an operation that declares none). The heavy lane (http/heavy-lane.ts)
+ * reads it when a REST handler's output is about to be serialised: a plain slot, not one per
+ * request, as the runner, the handler and the hand-over of its output to the serialiser run
+ * in one synchronous stretch.
+ */
+export const declaredAnswer = { bytes: 0 };
 
 /** The problem to report for a calculation whose declared `cost` is over the budget, or undefined. */
 export function costProblem(cost: Cost): Problem | undefined {

@@ -86,6 +86,60 @@ describe("toProblems: zod issues in Pydantic's shape", () => {
   });
 });
 
+describe("toProblems with json: a body's values have JSON types", () => {
+  const body = z
+    .object({
+      name: z.string(),
+      plan: z.object({ limit: z.int() }).strict().nullable().optional(),
+      meta: z.record(z.string(), z.unknown()).optional(),
+      at: z.iso.datetime({ offset: true }).optional(),
+      scope: z
+        .string()
+        .regex(/^[a-z]+$/)
+        .optional(),
+      on: z.boolean().optional(),
+      tags: z.array(z.string()).optional(),
+    })
+    .strict();
+  const problemsOf = (input: unknown, json = true) =>
+    toProblems(body.safeParse(input).error?.issues ?? [], body, input, { json });
+
+  it.each([
+    ["a number for a string", { name: 5 }, ["name"], "string_type"],
+    [
+      "a string for an integer, nested",
+      { name: "k", plan: { limit: "1" } },
+      ["plan", "limit"],
+      "int_type",
+    ],
+    [
+      "a fraction for an integer",
+      { name: "k", plan: { limit: 1.5 } },
+      ["plan", "limit"],
+      "int_type",
+    ],
+    ["a number for a nullable object", { name: "k", plan: 3 }, ["plan"], "dict_type"],
+    ["a list for a record", { name: "k", meta: [] }, ["meta"], "dict_type"],
+    ["a string for a boolean", { name: "k", on: "yes" }, ["on"], "bool_type"],
+    ["a string for a list", { name: "k", tags: "a" }, ["tags"], "list_type"],
+    ["a malformed time", { name: "k", at: "2001-02-30T00:00:00Z" }, ["at"], "datetime_parsing"],
+    ["a string off its pattern", { name: "k", scope: "A" }, ["scope"], "string_pattern_mismatch"],
+  ] as const)("%s", (_what, input, loc, type) => {
+    expect(problemsOf(input).map((p) => [p.loc, p.type])).toEqual([[loc, type]]);
+  });
+
+  it("names the pattern as Pydantic does, without the RegExp's slashes", () => {
+    expect(problemsOf({ name: "k", scope: "A" })[0]).toMatchObject({
+      msg: "String should match pattern '^[a-z]+$'",
+      ctx: { pattern: "^[a-z]+$" },
+    });
+  });
+
+  it("without json, a schema no query parameter has is a value_error, not a throw", () => {
+    expect(problemsOf({ name: "k", plan: 3 }, false).map((p) => p.type)).toEqual(["value_error"]);
+  });
+});
+
 describe("summarizeProblems", () => {
   const problem = (loc: string[], msg: string) => ({ loc, msg, type: "value_error" });
   it.each([

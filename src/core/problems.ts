@@ -32,7 +32,13 @@ function paramAt(input: z.ZodObject, path: PropertyKey[]): ParamDescription | un
   const [name, ...rest] = path;
   const schema = typeof name === "string" ? input.shape[name] : undefined;
   if (!schema) return undefined;
-  let param = describeParam(schema as z.ZodType);
+  let param: ParamDescription;
+  try {
+    param = describeParam(schema as z.ZodType);
+  } catch {
+    // A schema no query parameter has (an object, a record, a nullable): the JSON type names it.
+    return undefined;
+  }
   for (const _ of rest) {
     if (param.kind !== "list" || !param.item) break;
     param = param.item;
@@ -63,6 +69,26 @@ function plural(count: number | bigint, word: string): string {
 }
 
 type Description = Omit<Problem, "loc">;
+
+/**
+ * A JSON body's wrong type, by the JSON type zod expected: Pydantic's strict-type errors,
+ * since a JSON value has a type of its own where a query value is text to parse.
+ */
+const TYPE_BY_EXPECTED: Record<string, Description> = {
+  string: { type: "string_type", msg: "Input should be a valid string" },
+  number: { type: "int_type", msg: "Input should be a valid integer" },
+  int: { type: "int_type", msg: "Input should be a valid integer" },
+  boolean: { type: "bool_type", msg: "Input should be a valid boolean" },
+  array: { type: "list_type", msg: "Input should be a valid list" },
+  object: { type: "dict_type", msg: "Input should be a valid dictionary" },
+  record: { type: "dict_type", msg: "Input should be a valid dictionary" },
+};
+
+/** A JSON body's malformed time (see {@link toProblems}'s `json`). */
+const DATETIME_PARSING: Description = {
+  type: "datetime_parsing",
+  msg: "Input should be a valid datetime (RFC 3339: YYYY-MM-DDTHH:MM:SS[.fff] and Z or ±HH:MM)",
+};
 
 function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknown): Description {
   const small = issue.code === "too_small";
@@ -112,14 +138,33 @@ function bounds(issue: Issue & { code: "too_small" | "too_big" }, actual: unknow
   }
 }
 
-function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Description {
+function describeIssue(
+  issue: Issue,
+  schema: z.ZodObject,
+  input: unknown,
+  json: boolean,
+): Description {
   const value = valueAt(input, issue.path);
   switch (issue.code) {
     case "invalid_type": {
       if (value === undefined) return { type: "missing", msg: "Field required" };
+      const byType = json ? TYPE_BY_EXPECTED[issue.expected] : undefined;
+      if (byType) return byType;
       const param = paramAt(schema, issue.path);
       return param ? PARSING_BY_KIND[param.kind] : { type: "value_error", msg: issue.message };
     }
+    case "invalid_format":
+      if (json && issue.format === "datetime") return DATETIME_PARSING;
+      if (json && issue.format === "regex" && "pattern" in issue) {
+        // zod gives the RegExp's text, slashes included; Pydantic the pattern alone.
+        const pattern = String(issue.pattern).replace(/^\/(.*)\/[a-z]*$/s, "$1");
+        return {
+          type: "string_pattern_mismatch",
+          msg: `String should match pattern '${pattern}'`,
+          ctx: { pattern },
+        };
+      }
+      return { type: "value_error", msg: `Value error, ${issue.message}` };
     case "too_small":
     case "too_big":
       return bounds(issue, value);
@@ -145,6 +190,9 @@ function describeIssue(issue: Issue, schema: z.ZodObject, input: unknown): Descr
 /**
  * Maps every zod issue of `input` against `schema` to a {@link Problem}. The offending
  * value is not echoed: it may be huge, or a string like "NaN" that clients grep for.
+ * With `json`, `input` is a JSON body: a wrong type is named by the JSON type expected
+ * (`string_type`, `int_type`, `dict_type`, …), a malformed time is `datetime_parsing`
+ * and a string off its pattern `string_pattern_mismatch`.
  *
  * @example
  * toProblems(schema.safeParse(input).error.issues, schema, input)
@@ -154,7 +202,9 @@ export function toProblems(
   issues: readonly Issue[],
   schema: z.ZodObject,
   input: unknown,
+  options: { json?: boolean } = {},
 ): Problem[] {
+  const json = options.json === true;
   const problems: Problem[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
@@ -167,7 +217,7 @@ export function toProblems(
       }
       continue;
     }
-    const { msg, type, ctx } = describeIssue(issue, schema, input);
+    const { msg, type, ctx } = describeIssue(issue, schema, input, json);
     problems.push({ loc: issue.path.map(String), msg, type, ...(ctx ? { ctx } : {}) });
   }
   return problems;

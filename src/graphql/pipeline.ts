@@ -52,9 +52,8 @@ export interface GraphqlRequest {
 }
 
 /**
- * What resolvers get as context. Inside fastify (the route's shortcut, yoga), the fastify
- * request and its reply, which a quota charge needs; before fastify (server-shortcut.ts,
- * which quotas turn off), the request as the pipeline reads it, and no reply.
+ * What resolvers get as context: the fastify request and its reply (which a quota charge
+ * needs), from either adapter (the route's own, yoga); tests may give less.
  */
 export interface RequestContext {
   req: GraphqlRequest;

@@ -17,7 +17,6 @@ import { GraphQLError } from "graphql";
 import type { YogaLogger, YogaServerInstance } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import { boundJsonBodies } from "../http/json-body.js";
-import { replayedBody } from "../http/replay.js";
 import type { AnyOperation } from "../kit/define.js";
 import { createShortcut, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
@@ -94,8 +93,7 @@ const MASKED_MESSAGE = "Unexpected error.";
 /**
  * Registers `/graphql` (and GraphiQL's assets) on `app` for `operations`. `authenticate`
  * is the API-key `onRequest` hook REST uses: it runs before the body is parsed, for every
- * request except a browser opening the GraphiQL page. Answers the pipeline, for the server
- * shortcut (server-shortcut.ts).
+ * request except a browser opening the GraphiQL page. Answers the pipeline.
  *
  * @example
  * registerGraphql(app, operations, access.authenticateOnly, { run, charge: access.charge });
@@ -182,8 +180,6 @@ export function registerGraphql(
       // HEAD would run yoga for nothing; it gets the 405 with `Allow`.
       exposeHeadRoute: false,
       onRequest,
-      // A body the server shortcut read and left to fastify is read again from here.
-      preParsing: replayedBody,
       // Not async: the usual request is answered in this tick, with no promise to wait for.
       // A synchronous handler that sends returns nothing (fastify would send a value).
       handler: (request, reply) => {

@@ -12,7 +12,7 @@
  * they wait. Past `maxHeldRequestBytes` a new large request is not read: 503, or its
  * connection closed when an answer is already due on it.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyInstance,
@@ -95,37 +95,13 @@ type WithState<T> = T & { [STATE]?: ConnectionState };
 const flushed = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 
 /**
- * What the REST shortcut (rest/shortcut.ts), which answers without fastify's hooks, asks
- * of the same bookkeeping: a request answered out of turn or a large answer left uncounted
- * would undo it.
- */
-export interface Admission {
-  /** Whether an answer may go on `socket` now: nothing runs or waits on the connection. */
-  idle(socket: Socket): boolean;
-  /**
-   * Takes an idle connection for an answer of `size` characters about to be written, as
-   * the hooks take it for a request: running until handed to the kernel, counted when
-   * large. False, with nothing taken, when a large answer would pass the process's bound.
-   * A size of 0 takes the connection for an answer not known yet ({@link fits} counts it).
-   */
-  take(socket: Socket, response: ServerResponse, size: number): boolean;
-  /** Counts the answer of a taken connection, as `take` would; false past the bound. */
-  fits(socket: Socket, response: ServerResponse, size: number): boolean;
-  /**
-   * Hands a request whose connection a shortcut took on to fastify's hooks, which then let
-   * it run at once (it holds its connection already) instead of queueing it behind itself.
-   */
-  handOver(request: IncomingMessage): void;
-}
-
-/**
  * Registers the hooks on `app` (before any other onRequest hook: nothing runs for a
- * request that waits), and answers the same bookkeeping for the REST shortcut.
+ * request that waits).
  */
 export function registerBackpressure(
   app: FastifyInstance,
   options: BackpressureOptions = DEFAULT_BACKPRESSURE,
-): Admission {
+): void {
   const {
     maxWaiting,
     stallMs,
@@ -137,7 +113,6 @@ export function registerBackpressure(
   } = options;
   let unsentBytes = 0;
   let heldRequestBytes = 0;
-  const handedOver = new WeakSet<IncomingMessage>();
 
   /**
    * A request's URL, header lines and the body it declares (or may send, without
@@ -213,11 +188,6 @@ export function registerBackpressure(
     return true;
   }
 
-  /** Whether an answer of `size` may go out: small, or counted as large within the bound. */
-  function answerFits(response: ServerResponse, size: number, state: ConnectionState | undefined) {
-    return size < largeAnswerBytes || holdAnswer(response, size, state);
-  }
-
   app.addHook(
     "onRequest",
     function oneAtATime(
@@ -228,8 +198,6 @@ export function registerBackpressure(
       const socket = request.raw.socket as WithState<Socket> | null;
       const state = socket ? stateOf(socket) : undefined;
       if (!socket || !state) return done();
-      // Its release is already tied to its answer; the connection is not taken twice.
-      if (state.running && handedOver.has(request.raw)) return done();
       const bytes = requestBytes(request);
       const large = bytes >= largeRequestBytes;
       const refused = large && heldRequestBytes + bytes > maxHeldRequestBytes;
@@ -279,28 +247,6 @@ export function registerBackpressure(
     }
     done(null, payload);
   });
-
-  return {
-    idle(socket: WithState<Socket>) {
-      const state = socket[STATE];
-      return state === undefined || (!state.running && state.waiting.length === 0);
-    },
-    take(socket: WithState<Socket>, response: ServerResponse, size: number) {
-      const state = stateOf(socket);
-      if (!answerFits(response, size, state)) return false;
-      if (state) {
-        state.running = true;
-        response.on("close", state.release);
-      }
-      return true;
-    },
-    fits(socket: WithState<Socket>, response: ServerResponse, size: number) {
-      return answerFits(response, size, socket[STATE]);
-    },
-    handOver(request: IncomingMessage) {
-      handedOver.add(request);
-    },
-  };
 }
 
 /**

@@ -1,16 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
+import { declaredAnswer } from "../core/budget.js";
 import { registerHeavyLane } from "./heavy-lane.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+type AnswerHook = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload?: unknown) => void,
+) => void;
 
-/** The lane's hook, taken from a stand-in app, with small bounds. */
-function lane(maxWaiting = 3): Hook {
-  let hook: Hook | undefined;
-  const app = { addHook: (_name: string, fn: Hook) => (hook = fn) } as unknown as FastifyInstance;
-  registerHeavyLane(app, { heavyUrlBytes: 100, heavyBodyBytes: 100, maxWaiting });
-  return hook as Hook;
+/** The lane's hooks, taken from a stand-in app, with small bounds. */
+function hooks(maxWaiting = 3): { preHandler: Hook; preSerialization: AnswerHook } {
+  const added: Record<string, unknown> = {};
+  const app = {
+    addHook: (name: string, fn: unknown) => {
+      added[name] = fn;
+    },
+  } as unknown as FastifyInstance;
+  registerHeavyLane(app, {
+    heavyUrlBytes: 100,
+    heavyBodyBytes: 100,
+    heavyAnswerBytes: 1000,
+    maxWaiting,
+  });
+  return added as { preHandler: Hook; preSerialization: AnswerHook };
 }
+
+const lane = (maxWaiting = 3): Hook => hooks(maxWaiting).preHandler;
 
 const request = (url: string, contentLength?: number) =>
   ({
@@ -84,6 +102,47 @@ describe("heavy lane", () => {
   });
 });
 
+describe("heavy answers", () => {
+  /** Hands `payload` to the lane's preSerialization hook as if its operation declared `bytes`. */
+  function answer(hook: AnswerHook, bytes: number, payload: unknown, sent: unknown[]): void {
+    declaredAnswer.bytes = bytes;
+    hook(request("/v1/misc/fizzbuzz"), reply().stub, payload, (_error, out) => sent.push(out));
+  }
+
+  it("serialises an answer declared large one per turn of the event loop, in order", async () => {
+    const { preSerialization } = hooks();
+    const sent: unknown[] = [];
+    for (const i of [1, 2]) answer(preSerialization, 5000, { i }, sent);
+    expect(sent).toEqual([]);
+    await turn();
+    expect(sent).toEqual([{ i: 1 }]);
+    await turn();
+    expect(sent).toEqual([{ i: 1 }, { i: 2 }]);
+  });
+
+  it("serialises a small answer at once, and reads each declaration once", () => {
+    const { preSerialization } = hooks();
+    const sent: unknown[] = [];
+    answer(preSerialization, 999, "small", sent);
+    expect(sent).toEqual(["small"]);
+    expect(declaredAnswer.bytes).toBe(0);
+  });
+
+  it("forgets a declaration left by an earlier calculation when a request reaches its handler", () => {
+    const { preHandler } = hooks();
+    declaredAnswer.bytes = 5000;
+    preHandler(request("/v1/math/sum?numbers=1"), reply().stub, () => {});
+    expect(declaredAnswer.bytes).toBe(0);
+  });
+
+  it("sends a large answer at once past maxWaiting: the work is done, nothing is refused", () => {
+    const { preSerialization } = hooks(2);
+    const sent: unknown[] = [];
+    for (const i of [1, 2, 3]) answer(preSerialization, 5000, i, sent);
+    expect(sent).toEqual([3]);
+  });
+});
+
 describe("heavy lane in the app", () => {
   it("comes after authentication: a heavy request without a key is a 401, never a place in the lane", async () => {
     const { testApp, AUTH } = await import("../../test/helpers.js");
@@ -98,6 +157,27 @@ describe("heavy lane in the app", () => {
     const keyed = await app.inject({ url: heavyPath, headers: AUTH });
     expect(keyed.statusCode).toBe(200);
     expect(keyed.json().count).toBe(2001);
+    await app.close();
+  });
+
+  it("answers the costliest FizzBuzz whole through the lane, as the runner made it", async () => {
+    const { testApp, AUTH } = await import("../../test/helpers.js");
+    const { execute } = await import("../core/runner.js");
+    const { default: fizzbuzz } = await import("../../operations/misc/fizzbuzz.js");
+    const app = await testApp();
+    // Divisor 1 for every rule: each of the 10,000 items carries all ten words.
+    const rules = Array.from({ length: 10 }, (_, i) => `1:${"ABCDEFGHIJ"[i]?.repeat(32)}`);
+    const [cheap, costly] = await Promise.all([
+      app.inject({ url: "/v1/math/sum?numbers=1,2", headers: AUTH }),
+      app.inject({
+        url: `/v1/misc/fizzbuzz?start=1&end=10000&rules=${rules.join(",")}`,
+        headers: AUTH,
+      }),
+    ]);
+    expect(cheap.statusCode).toBe(200);
+    expect(costly.statusCode).toBe(200);
+    expect(costly.body.length).toBeGreaterThan(3_000_000);
+    expect(costly.body).toBe(JSON.stringify(execute(fizzbuzz, { start: 1, end: 10_000, rules })));
     await app.close();
   });
 });

@@ -177,8 +177,7 @@ export class RequestLog extends LogController {
 
   /**
    * The metrics and the line of one answered request: fastify's completion step calls it,
-   * and so do the server shortcuts (rest/shortcut.ts, graphql/server-shortcut.ts) for the
-   * answers they write themselves.
+   * and so do the protocol edges (protocol-edges.ts) for the answers they write themselves.
    */
   answered(
     logger: FastifyBaseLogger,

@@ -66,7 +66,10 @@ describe("jsonSchema", () => {
 
 describe("buildOpenApiDocument", () => {
   it("has one GET per operation at its REST path, named by its path", () => {
-    expect(Object.keys(document.paths)).toEqual(["/v1/things/look/up", "/v1/things/count"]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/v1/things/"))).toEqual([
+      "/v1/things/look/up",
+      "/v1/things/count",
+    ]);
     expect(get("/v1/things/look/up")?.operationId).toBe("things.look.up");
     expect(document.info.version).toBe("9.9.9");
   });
@@ -109,12 +112,37 @@ describe("buildOpenApiDocument", () => {
   });
 
   it("tags each area with its path and its operations' summaries", () => {
-    expect(document.tags).toEqual([
-      {
-        name: "things",
-        description:
-          "Operations under `/v1/things/`. `look/up`: Looks a thing up; `count`: Counts.",
-      },
+    expect(document.tags[0]).toEqual({
+      name: "things",
+      description: "Operations under `/v1/things/`. `look/up`: Looks a thing up; `count`: Counts.",
+    });
+  });
+
+  it("states /v1/me and the admin API, the latter under its own tag and bearer scheme", () => {
+    expect(document.tags.map((tag) => tag.name)).toEqual(["things", "keys", "admin"]);
+    expect(Object.keys(document.paths).slice(2)).toEqual([
+      "/v1/me",
+      "/admin/v1/keys",
+      "/admin/v1/keys/{id}",
+      "/admin/v1/keys/{id}/roll",
+      "/admin/v1/keys/{id}/usage",
     ]);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
+    const create = (document.paths["/admin/v1/keys"] as { post: Record<string, unknown> }).post;
+    expect(create.security).toEqual([{ bearerAuth: [] }]);
+    const newKey = document.components.schemas.NewKey as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(newKey.required).toEqual(["name"]);
+    expect(newKey.additionalProperties).toBe(false);
+    expect(newKey.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
+    const key = document.components.schemas.Key as { required: string[] };
+    expect(key.required).not.toContain("hash");
+    expect(key.required).toContain("lastUsedAt");
   });
 });

@@ -3,6 +3,7 @@
  * its parameters, examples, success schema and error responses.
  */
 import { z } from "zod";
+import { adminDocument } from "../admin/openapi.js";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
 import { pathOf } from "../rest/path.js";
@@ -31,7 +32,8 @@ const problemSchema = {
     loc: {
       type: "array",
       items: { type: "string" },
-      description: 'Where: the source ("query"), the parameter, and for a list item its index.',
+      description:
+        'Where: the source ("query", or "body" for the admin API), the field, and for a list item its index.',
     },
     msg: { type: "string", description: "What is wrong, as a sentence." },
     type: { type: "string", description: "A Pydantic v2 error type, e.g. float_parsing." },
@@ -146,6 +148,9 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
   for (const operation of operations)
     paths[pathOf(operation)] = { get: operationObject(operation) };
   const areas = [...new Set(operations.map((operation) => operation.area))];
+  // After the operations' paths: /v1/me and the admin API (documented even when off).
+  const admin = adminDocument(jsonSchema);
+  Object.assign(paths, admin.paths);
   return {
     openapi: "3.1.0",
     info: {
@@ -165,7 +170,10 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
     },
     servers: [{ url: "/" }],
     security: [{ ApiKeyAuth: [] }],
-    tags: areas.map((area) => ({ name: area, description: tagDescription(area, operations) })),
+    tags: [
+      ...areas.map((area) => ({ name: area, description: tagDescription(area, operations) })),
+      ...admin.tags,
+    ],
     paths,
     components: {
       securitySchemes: {
@@ -173,8 +181,9 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
           type: "apiKey",
           in: "header",
           name: "X-API-Key",
-          description: "One of the keys configured in API_KEYS.",
+          description: "A key: one of API_KEYS, or a managed key (ucs_…).",
         },
+        ...admin.securitySchemes,
       },
       schemas: {
         ErrorMessage: {
@@ -190,6 +199,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
             detail: { type: "array", items: { $ref: "#/components/schemas/ValidationProblem" } },
           },
         },
+        ...admin.schemas,
       },
       responses: {
         Unauthorized: errorResponse("No valid X-API-Key header.", {
@@ -208,6 +218,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
           "The request line and headers exceed 128 KiB (a URL-encoded text or list that long).",
         ),
         InternalError: errorResponse("An unexpected fault; nothing more is said."),
+        ...admin.responses,
       },
     },
   };

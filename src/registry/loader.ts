@@ -13,6 +13,14 @@ import { execute, InvalidInputError, trustOutputsOf } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
 import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
+import {
+  MAX_EXAMPLES,
+  MAX_PARAMETERS,
+  type Verdict,
+  type VetJob,
+  type VetOptions,
+  vetModules,
+} from "./vet.js";
 
 export class OperationLoadError extends Error {
   override name = "OperationLoadError";
@@ -59,7 +67,8 @@ async function operationFiles(dir: string, extensions: readonly string[]): Promi
  * `where` is the `<area>/<name>` its file path implies, when loaded from a file.
  */
 export function checkOperation(operation: AnyOperation, where?: string): string[] {
-  const problems: string[] = [];
+  const problems = limitProblems(operation);
+  if (problems.length > 0) return problems;
   const id = `${operation.area}/${operation.name}`;
   if (!AREA.test(operation.area)) problems.push(`area '${operation.area}' must match ${AREA}`);
   if (!NAME.test(operation.name)) problems.push(`name '${operation.name}' must match ${NAME}`);
@@ -92,6 +101,27 @@ export function checkOperation(operation: AnyOperation, where?: string): string[
       const problem = runExample(operation, example.input, output.data);
       if (problem) problems.push(`example ${index} ${problem}`);
     }
+  }
+  return problems;
+}
+
+/**
+ * More parameters or examples than {@link MAX_PARAMETERS} and {@link MAX_EXAMPLES}: every
+ * one is work at each load (schemas, routes, documentation, examples run), so thousands
+ * would hold the event loop for seconds or exhaust the heap. Checked before anything else.
+ */
+export function limitProblems(operation: AnyOperation): string[] {
+  const problems: string[] = [];
+  const input = operation.input as AnyOperation["input"] | undefined;
+  if (input?._zod?.def.type === "object") {
+    const parameters = Object.keys(input.shape).length;
+    if (parameters > MAX_PARAMETERS) {
+      problems.push(`declares ${parameters} parameters; at most ${MAX_PARAMETERS} are allowed`);
+    }
+  }
+  const examples = Array.isArray(operation.examples) ? operation.examples.length : 0;
+  if (examples > MAX_EXAMPLES) {
+    problems.push(`declares ${examples} examples; at most ${MAX_EXAMPLES} are allowed`);
   }
   return problems;
 }
@@ -209,6 +239,54 @@ export async function recordImport(file: string, where: ModuleImport): Promise<v
   imports.set(file, { hash: trusted ? where.hash : "", url: where.url });
 }
 
+/** How the vetting worker resolves modules: as this process does. */
+function vetOptions(): VetOptions {
+  return {
+    serviceUrl: import.meta.url,
+    fromSource: FROM_SOURCE,
+    // From `dist/`, Node strips an operator's types itself where it can (kit-resolution.ts):
+    // tsx, slow to start, is needed in the worker only where it cannot.
+    typescript: FROM_SOURCE || !(process.features as { typescript?: unknown }).typescript,
+  };
+}
+
+/** Verdicts begun by {@link prepareOperations}, by file, for the content hashed then. */
+let vettedAhead:
+  | Promise<Map<string, { url: string; hash: string; verdict: Promise<Verdict> }>>
+  | undefined;
+
+/**
+ * Begins vetting the operator's modules under `dirs` (those the next load would import),
+ * so that the worker starts while the process loads the rest of the service; the next
+ * {@link loadOperations} takes each verdict whose file still holds what was vetted.
+ * Resolves once the vetting has begun.
+ *
+ * @example
+ * void prepareOperations(operationsDirs(config.operationsDirs)); // then import the app, load
+ */
+export async function prepareOperations(dirs: string[]): Promise<void> {
+  const operator = dirs.filter((dir) => path.resolve(dir) !== path.resolve(DEFAULT_OPERATIONS_DIR));
+  if (operator.length === 0) return;
+  vettedAhead = (async () => {
+    const jobs: (VetJob & { hash: string })[] = [];
+    for (const dir of operator) {
+      for (const file of await operationFiles(dir, EXTRA_EXTENSIONS).catch(() => [])) {
+        const imported = await moduleUrl(file, OPERATION_QUERY, false).catch(() => undefined);
+        if (imported === undefined || imports.get(file)?.url === imported.url) continue;
+        jobs.push({ file, url: imported.url, hash: imported.hash });
+      }
+    }
+    const verdicts = vetModules(jobs, vetOptions());
+    return new Map(
+      jobs.map(({ file, url, hash }) => [
+        file,
+        { url, hash, verdict: verdicts.get(file) ?? Promise.resolve({}) },
+      ]),
+    );
+  })();
+  await vettedAhead.catch(() => undefined); // the load vets anew what this could not
+}
+
 /**
  * Imports every operation module under `dirs`, checks them, and returns them sorted by
  * path. Throws {@link OperationLoadError} listing every problem found. `fresh` imports
@@ -227,6 +305,8 @@ export async function loadOperations(
      * names the one that never ends.
      */
     importing?: (file: string | undefined) => void;
+    /** Told each operator module refused by vetting (vet.ts), with the reason. */
+    refused?: (file: string, reason: string) => void;
   } = {},
 ): Promise<AnyOperation[]> {
   const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
@@ -240,28 +320,65 @@ export async function loadOperations(
   const operations: AnyOperation[] = [];
   const problems: string[] = [];
   const seen = new Map<string, string>();
+  const folders: { dir: string; builtIn: boolean; extensions: string[]; files: string[] }[] = [];
   for (const dir of dirs) {
     const builtIn = isBuiltIn(dir);
     const extensions = builtIn ? [MODULE_EXTENSION] : EXTRA_EXTENSIONS;
-    let files: string[];
     try {
-      files = await operationFiles(dir, extensions);
+      folders.push({ dir, builtIn, extensions, files: await operationFiles(dir, extensions) });
     } catch (error) {
       problems.push(`${dir}: cannot read the folder: ${(error as Error).message}`);
-      continue;
     }
+  }
+  // An operator's module not imported before (new, changed, or suspect) is vetted in a
+  // worker first; the worker runs while the built-in modules import.
+  const urls = new Map<string, ModuleImport | Error>();
+  const unvetted: VetJob[] = [];
+  const verdicts = new Map<string, Promise<Verdict>>();
+  const early = await vettedAhead?.catch(() => undefined);
+  vettedAhead = undefined;
+  for (const { builtIn, files } of folders) {
+    if (builtIn) continue;
+    for (const file of files) {
+      const imported = await moduleUrl(file, OPERATION_QUERY, options.fresh === true).catch(
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+      urls.set(file, imported);
+      if (imported instanceof Error || imports.get(file)?.url === imported.url) continue;
+      const ahead = early?.get(file);
+      if (ahead?.url === imported.url && ahead.hash === imported.hash) {
+        verdicts.set(file, ahead.verdict);
+      } else {
+        unvetted.push({ file, url: imported.url });
+      }
+    }
+  }
+  for (const [file, verdict] of unvetted.length > 0 ? vetModules(unvetted, vetOptions()) : []) {
+    verdicts.set(file, verdict);
+  }
+  for (const { dir, builtIn, extensions, files } of folders) {
     for (const file of files) {
       const relative = path.relative(dir, file);
       const extension = moduleExtension(path.basename(file), extensions) ?? "";
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
       let module: { default?: unknown };
       try {
-        const imported = await moduleUrl(
-          file,
-          builtIn ? "" : OPERATION_QUERY,
-          options.fresh === true,
-        );
+        const imported = builtIn
+          ? await moduleUrl(file, "", options.fresh === true)
+          : urls.get(file);
+        if (imported === undefined || imported instanceof Error) throw imported;
         options.importing?.(file);
+        const { refusal, importError } = (await verdicts.get(file)) ?? {};
+        if (refusal !== undefined || importError !== undefined) {
+          options.importing?.(undefined);
+          if (refusal !== undefined) {
+            options.refused?.(file, refusal);
+            problems.push(`${file}: refused: ${refusal}`);
+          } else {
+            problems.push(`${file}: cannot be imported: ${importError}`);
+          }
+          continue;
+        }
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
         // too, so a fixed file must come back under a new one. Awaited, so the next load
         // never reads a record still being made.

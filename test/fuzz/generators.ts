@@ -69,12 +69,20 @@ function kindOf(schema: JsonSchema): ParamKind {
   throw new Error(`no generator for a parameter schema of type '${schema.type}'`);
 }
 
-/** Every `GET` operation of the document, with its query parameters. */
+/**
+ * Whether a documented path is an operation's, `/v1/<area>/<name>`: not `/v1/me` nor the
+ * admin API, which the document states too and which have tests of their own.
+ */
+export function isOperationPath(path: string): boolean {
+  return /^\/v1\/[^/]+\/./.test(path);
+}
+
+/** Every operation of the document (its `GET`s), with its query parameters. */
 export function operationsOf(doc: Json): OperationSpec[] {
   const paths = doc.paths as Record<string, { get?: Json }>;
   return Object.entries(paths).flatMap(([path, item]) => {
     const get = item.get;
-    if (!get) return [];
+    if (!get || !isOperationPath(path)) return [];
     const params = ((get.parameters ?? []) as Json[]).map((raw): ParamSpec => {
       if (raw.in !== "query") throw new Error(`${path}: parameter in '${String(raw.in)}'`);
       const schema = raw.schema as JsonSchema;

@@ -9,6 +9,7 @@ import addFormats from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { pathOf } from "../../src/rest/path.js";
 import { allOperations, testApp } from "../helpers.js";
+import { isOperationPath } from "./generators.js";
 import { dereference, JSON_CONTENT_TYPE, Oracle } from "./oracle.js";
 
 const operations = await allOperations();
@@ -18,7 +19,11 @@ const response = await app.inject({ url: "/openapi.json" });
 const doc = response.json() as Record<string, unknown>;
 
 type Json = Record<string, unknown>;
-const paths = doc.paths as Record<string, { get: Json }>;
+const allPaths = doc.paths as Record<string, Record<string, Json>>;
+/** The operations' paths; /v1/me and the admin API are checked on their own below. */
+const paths = Object.fromEntries(
+  Object.entries(allPaths).filter(([path]) => isOperationPath(path)),
+) as Record<string, { get: Json }>;
 
 describe("GET /openapi.json", () => {
   it("is served without a key, as JSON", () => {
@@ -59,6 +64,29 @@ describe("GET /openapi.json", () => {
         .sort(),
     ).toEqual(operations.map(pathOf).sort());
     expect(ids.size).toBe(operations.length);
+  });
+
+  it("documents /v1/me behind the API key and the admin API behind the bearer token", () => {
+    expect(allPaths["/v1/me"]?.get?.security).toBeUndefined();
+    const admin = Object.entries(allPaths).filter(([path]) => path.startsWith("/admin/v1/"));
+    expect(admin.map(([path]) => path).sort()).toEqual([
+      "/admin/v1/keys",
+      "/admin/v1/keys/{id}",
+      "/admin/v1/keys/{id}/roll",
+      "/admin/v1/keys/{id}/usage",
+    ]);
+    const methods = ["get", "post", "patch", "delete"];
+    for (const [path, item] of admin) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!methods.includes(method)) continue;
+        expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+        expect(operation.tags).toEqual(["admin"]);
+        const responses = dereference(doc, operation.responses) as Record<string, Json>;
+        expect(Object.keys(responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(["401", "503"]),
+        );
+      }
+    }
   });
 
   it("its examples satisfy its own schemas (parameters and 200 bodies)", () => {

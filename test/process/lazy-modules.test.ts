@@ -6,7 +6,7 @@
  * - The MCP SDK: not loaded by start, REST, GraphQL or /docs; loaded by the first /mcp
  *   request, which answers as usual.
  * - graphql-yoga: not loaded by GraphQL's usual requests (JSON POSTs, answered by the
- *   shortcut, errors included); loaded by the first one that needs it (a GET), which
+ *   route adapter, errors included); loaded by the first one that needs it (a GET), which
  *   answers as usual.
  * - ioredis: not loaded without REDIS_URL; rate-limiter-flexible not without a rate limit.
  */

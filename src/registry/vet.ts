@@ -1,0 +1,215 @@
+/**
+ * Vetting an operator's module before the serving process imports it: a worker thread
+ * (its own heap and event loop) imports the module and runs its checks, with a time limit
+ * (the worker is terminated) and a heap limit. A module that never finishes, runs the
+ * worker out of memory, ends its thread, leaves a rejection or an exception behind at
+ * import, or declares more parameters or examples than the bounds below is refused, and
+ * the serving process never imports it. A worker shares the process: this stops accidents
+ * and careless modules, not a module written to tell the worker from the serving thread.
+ */
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/** Parameters an operation may declare: each is a REST query field, a GraphQL argument, an OpenAPI entry. */
+export const MAX_PARAMETERS = 64;
+
+/** Examples an operation may declare: each runs at every load and is documented. */
+export const MAX_EXAMPLES = 32;
+
+/** How long one module's import and checks may take in the worker before it is stopped. */
+export const VET_TIMEOUT_MS = 10_000;
+
+/**
+ * How long the worker may take to start (tsx, the kit, the checks) before its first module:
+ * no module's code runs yet, so only a very slow machine gets here.
+ */
+const BOOT_TIMEOUT_MS = 30_000;
+
+/**
+ * The worker's old-generation heap, in MB: four times what the kit and an ordinary module
+ * need (16 MB is enough), not room for one that builds thousands of schemas. It comes on
+ * top of the serving process's own heap while a load vets (the container has 256 Mi).
+ */
+export const VET_HEAP_MB = 64;
+
+/** The worker's young generation, in MB, bounded for the same reason. */
+const VET_YOUNG_MB = 16;
+
+/** One module to vet: its file (named in refusals) and the URL to import it from. */
+export interface VetJob {
+  file: string;
+  url: string;
+}
+
+export interface VetOptions {
+  /** The service's own module (import.meta.url): the kit resolves as from there. */
+  serviceUrl: string;
+  /** The service runs from its TypeScript sources (tsx), not from `dist/`. */
+  fromSource: boolean;
+  /**
+   * Register tsx's hooks in the worker first: the service's own sources need them, and so
+   * does an operator's TypeScript where Node cannot strip types.
+   */
+  typescript: boolean;
+  timeoutMs?: number;
+  heapMb?: number;
+}
+
+/** Messages from the worker (vet-worker.ts). */
+export type VetMessage =
+  | { type: "start"; index: number }
+  | { type: "done"; index: number; refusal?: string; importError?: string };
+
+/**
+ * A module's verdict: `refusal`, why the process must not import it; `importError`, the
+ * error its import threw (the process reports it as a module that cannot be imported,
+ * without importing it); neither, the process may import it.
+ */
+export interface Verdict {
+  refusal?: string;
+  importError?: string;
+}
+
+/** What the worker gets (vet-worker.ts). */
+export interface VetWorkerData {
+  jobs: VetJob[];
+  serviceUrl: string;
+  fromSource: boolean;
+}
+
+/** tsx's entry, as `node --import tsx` loads it (resolved from here, whatever the cwd). */
+const TSX = () => pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+const EXTENSION = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+const ENTRY = new URL(`./vet-worker${EXTENSION}`, import.meta.url).href;
+
+/**
+ * Runs in the worker as a script: tsx's hooks first when asked (they must come before the
+ * kit's, which vet-worker registers), then the worker proper. A failure to start ends the
+ * worker with the error, which refuses the module as a crash.
+ */
+const BOOT = `
+const { workerData } = require("node:worker_threads");
+(async () => {
+  if (workerData.tsx) await import(workerData.tsx);
+  await import(workerData.entry);
+})().catch((error) => { setImmediate(() => { throw error; }); });
+`;
+
+/**
+ * Vets `jobs` in order, in one worker while they pass; a worker stopped by a module is
+ * replaced for the modules after it. Answers each file's {@link Verdict}. Never rejects.
+ *
+ * @example
+ * const verdicts = vetModules([{ file, url }], { serviceUrl: import.meta.url, fromSource: false, typescript: false });
+ * const { refusal } = (await verdicts.get(file)) ?? {}; // "its import and checks did not finish …"
+ */
+export function vetModules(
+  jobs: readonly VetJob[],
+  options: VetOptions,
+): Map<string, Promise<Verdict>> {
+  const timeoutMs = options.timeoutMs ?? VET_TIMEOUT_MS;
+  const heapMb = options.heapMb ?? VET_HEAP_MB;
+  const settle: ((verdict: Verdict) => void)[] = [];
+  const verdicts = new Map<string, Promise<Verdict>>();
+  for (const job of jobs) {
+    verdicts.set(
+      job.file,
+      new Promise((resolve) => {
+        settle.push(resolve);
+      }),
+    );
+  }
+  const tsx = options.typescript ? TSX() : undefined;
+
+  /** Starts a worker for the jobs from `first` on. */
+  const run = (first: number) => {
+    if (first >= jobs.length) return;
+    const data: VetWorkerData = {
+      jobs: jobs.slice(first),
+      serviceUrl: options.serviceUrl,
+      fromSource: options.fromSource,
+    };
+    const worker = new Worker(BOOT, {
+      eval: true,
+      workerData: { ...data, tsx, entry: ENTRY },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: VET_YOUNG_MB },
+      // What a module prints while vetted is dropped (it prints again when imported).
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    // The job under way (an index into `jobs`), and the next one not yet answered.
+    let current: number | undefined;
+    let next = first;
+    let stopped = false;
+    let failure: Error | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stopped = true;
+        void worker.terminate();
+      }, ms);
+    };
+    arm(Math.max(timeoutMs, BOOT_TIMEOUT_MS));
+    worker.on("message", (message: VetMessage) => {
+      if (message.type === "start") {
+        current = first + message.index;
+        arm(timeoutMs);
+      } else {
+        const { refusal, importError } = message;
+        settle[first + message.index]?.({ refusal, importError });
+        current = undefined;
+        next = first + message.index + 1;
+        if (next >= jobs.length) clearTimeout(timer);
+      }
+    });
+    worker.on("error", (error) => {
+      failure ??= error;
+    });
+    worker.on("exit", (code) => {
+      clearTimeout(timer);
+      if (next >= jobs.length) return;
+      const reason =
+        stopped && current === undefined
+          ? "the vetting worker did not answer in time"
+          : refusalOf({ stopped, failure, code, timeoutMs, heapMb });
+      if (current !== undefined) {
+        settle[current]?.({ refusal: reason });
+        run(current + 1);
+      } else if (next > first) {
+        run(next); // stopped between two modules: the rest get a worker of their own
+      } else {
+        // The worker never reached a module: nothing may be imported unvetted.
+        for (let index = next; index < jobs.length; index++) {
+          settle[index]?.({ refusal: `could not be vetted: ${reason}` });
+        }
+      }
+    });
+  };
+  run(0);
+  return verdicts;
+}
+
+/** Why a worker ended before answering for the module it was importing. */
+function refusalOf(end: {
+  stopped: boolean;
+  failure: Error | undefined;
+  code: number;
+  timeoutMs: number;
+  heapMb: number;
+}): string {
+  if (end.stopped) {
+    return `its import and checks did not finish within ${end.timeoutMs} ms (stopped)`;
+  }
+  const code = (end.failure as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") {
+    return `ran out of memory while imported and checked (a ${end.heapMb} MB heap)`;
+  }
+  if (end.failure !== undefined) return `crashed while imported: ${end.failure.message}`;
+  if (end.code !== 0) return `ended its thread (exit code ${end.code}) while imported`;
+  return "its import never finished (a top-level await that never settles, or process.exit)";
+}
