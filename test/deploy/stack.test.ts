@@ -8,7 +8,7 @@
  * `npm run test:deploy` (not part of `npm test`); needs root: it runs
  * scripts/docker-setup.sh, which installs Docker and seeds the base images if missing.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,8 +62,6 @@ const PROPAGATION_MS = 5000;
 const USAGE_LAG_MS = 10_000;
 // A plan of its own: the managed keys in the loads never meet the server's quota.
 const MANAGED_PLAN = { limit: 1_000_000, windowSeconds: 60 };
-const MISSING_ADMIN_API =
-  "the admin API (API.md §7, /admin/v1/keys) is not in this build: these steps need it";
 
 const operations = await allOperations();
 let port = 0;
@@ -125,9 +123,6 @@ function startLoad(keys: readonly string[] = LOAD_KEYS): Load {
   load = new Load(port, LOAD_PATH, keys, 8, 180_000);
   return load;
 }
-
-/** True when the service answers the admin API (set once the stack is up). */
-let adminApi = false;
 
 interface AdminAnswer {
   status: number;
@@ -227,16 +222,6 @@ beforeAll(async () => {
   );
   // Healthy is not yet connected to Redis; until then requests pass uncounted.
   expect(await waitFor(allReplicasCount, 30_000, 500), "both replicas count in Redis").toBe(true);
-  const probe = await admin("GET", "/admin/v1/keys?limit=1");
-  adminApi = probe.status !== 404;
-  if (adminApi) expect(probe.status, JSON.stringify(probe.body)).toBe(200);
-  else {
-    // Skipped only while the source has no admin API, not when the stack fails to turn it on.
-    expect(existsSync(path.join(ROOT, "src", "admin")), "ADMIN_TOKEN turns the admin API on").toBe(
-      false,
-    );
-    note(`admin API steps skipped: ${MISSING_ADMIN_API}`);
-  }
 }, 900_000);
 
 afterAll(async () => {
@@ -362,8 +347,7 @@ describe("through the balancer", () => {
 });
 
 describe("managed keys across replicas", () => {
-  it("refuses a key revoked through one replica, through the balancer, within 5 s", async (ctx) => {
-    if (!adminApi) ctx.skip(MISSING_ADMIN_API);
+  it("refuses a key revoked through one replica, through the balancer, within 5 s", async () => {
     const { id, key } = await createKey("deploy-test revoked");
     // The replica that made it knows it at once; the other within one poll of the store.
     expect(
@@ -395,8 +379,7 @@ describe("managed keys across replicas", () => {
     expect((await replicaGet(other as string, LOAD_PATH, key)).status).toBe(401);
   });
 
-  it("adds up one key's usage over both replicas", async (ctx) => {
-    if (!adminApi) ctx.skip(MISSING_ADMIN_API);
+  it("adds up one key's usage over both replicas", async () => {
     const { id, key } = await createKey("deploy-test usage");
     const ready = await untilEveryReplicaKnows(key, PROPAGATION_MS);
     expect(ready.known).toBe(true);
@@ -478,8 +461,7 @@ describe("failures under steady load", () => {
     expect(remaining).toEqual([1, 2, 3, 4, 5, 6].map((n) => LIMIT - n));
   });
 
-  it("keeps serving cached keys while PostgreSQL is stopped; admin writes answer 503", async (ctx) => {
-    if (!adminApi) ctx.skip(MISSING_ADMIN_API);
+  it("keeps serving cached keys while PostgreSQL is stopped; admin writes answer 503", async () => {
     const managed = await createKey("deploy-test cached");
     expect((await untilEveryReplicaKnows(managed.key, PROPAGATION_MS)).known).toBe(true);
     // One request in eleven with the managed key, the rest with static keys.
