@@ -11,6 +11,10 @@
 #                          node (uid 1000), as the official image has.
 #   redis:7-alpine         Debian bookworm's redis-server and redis-tools (7.0), user redis.
 #   nginx:1.27-alpine      Debian bookworm's nginx (1.22); deploy/nginx.conf works on both.
+#   postgres:15-bookworm   Debian bookworm's postgresql-15 and its libraries (no perl, no
+#                          LLVM JIT), user postgres (uid 999), and an entrypoint that, as the
+#                          official image's, initdb's an empty PGDATA from POSTGRES_USER,
+#                          POSTGRES_PASSWORD and POSTGRES_DB, then runs postgres.
 set -euo pipefail
 
 NODE_VERSION=24.21.0
@@ -18,6 +22,7 @@ NPM_VERSION=11.21.2
 NODE_IMAGE=node:24-bookworm-slim
 REDIS_IMAGE=redis:7-alpine
 NGINX_IMAGE=nginx:1.27-alpine
+POSTGRES_IMAGE=postgres:15-bookworm
 DOCKERD_LOG=${DOCKERD_LOG:-/var/log/uc-dockerd.log}
 
 log() { echo "== docker-setup: $*"; }
@@ -43,8 +48,9 @@ fi
 
 has_image() { docker image inspect "$1" >/dev/null 2>&1; }
 
-if has_image "$NODE_IMAGE" && has_image "$REDIS_IMAGE" && has_image "$NGINX_IMAGE"; then
-  log "base images present: $NODE_IMAGE $REDIS_IMAGE $NGINX_IMAGE"
+if has_image "$NODE_IMAGE" && has_image "$REDIS_IMAGE" && has_image "$NGINX_IMAGE" \
+  && has_image "$POSTGRES_IMAGE"; then
+  log "base images present: $NODE_IMAGE $REDIS_IMAGE $NGINX_IMAGE $POSTGRES_IMAGE"
   exit 0
 fi
 
@@ -54,13 +60,15 @@ chmod 755 "$work"
 
 # Debian packages with their dependencies (no recommends), unpacked into one root.
 # libelogind0 is the alternative to libsystemd0 in redis' dependencies: one of them only.
+# UNPACK_SKIP: an extended regex of packages left out (what only maintainer scripts use).
+UNPACK_SKIP='^$'
 unpack_debs() {
   local root=$1 debs=$work/debs-$(basename "$1")
   shift
   mkdir -p "$root" "$debs"
   local packages
   packages=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
-    --no-breaks --no-replaces --no-enhances "$@" | grep -E '^[a-z0-9]' | grep -vx libelogind0 | sort -u)
+    --no-breaks --no-replaces --no-enhances "$@" | grep -E '^[a-z0-9]' | grep -vx libelogind0 | grep -vxE "$UNPACK_SKIP" | sort -u)
   # shellcheck disable=SC2086
   (cd "$debs" && apt-get download -qq $packages 2>/dev/null) || {
     apt-get update -qq
@@ -146,4 +154,58 @@ if ! has_image "$REDIS_IMAGE" || ! has_image "$NGINX_IMAGE"; then
   has_image "$NGINX_IMAGE" || import_root "$root" "$NGINX_IMAGE" --change "$path" \
     --change "EXPOSE 80" \
     --change 'CMD ["nginx", "-g", "daemon off;"]'
+fi
+
+if ! has_image "$POSTGRES_IMAGE"; then
+  log "building $POSTGRES_IMAGE (Debian's postgresql-15)"
+  root=$work/postgres
+  # The server and client binaries need their shared libraries, tzdata and nothing else:
+  # perl, debconf and postgresql-common serve Debian's cluster tools and package scripts;
+  # LLVM (~100 MB) serves only the JIT, turned off below.
+  UNPACK_SKIP='perl|perl-base|perl-modules-.*|libperl.*|lib.*-perl|postgresql-common|postgresql-client-common|debconf|cdebconf|libdebian-installer4|libnewt.*|libslang2|libtextwrap1|locales|locales-all|libc-l10n|libllvm.*|libz3-4|libxslt1\.1|ssl-cert|openssl|adduser|passwd|dpkg|tar|install-info|usrmerge|usr-is-merged|ucf|sensible-utils|init-system-helpers|lsb-base|sysvinit-utils|libsemanage.*|libsepol2|libdb5\.3|libgdbm.*|netbase'
+  unpack_debs "$root" postgresql-15 postgresql-client-15 tzdata busybox-static
+  UNPACK_SKIP='^$'
+  add_busybox "$root"
+  pg=/usr/lib/postgresql/15
+  rm -rf "$root/usr/lib/x86_64-linux-gnu/gconv" "$root$pg/lib/bitcode" "$root$pg/lib/llvmjit"* \
+    "$root/usr/lib/x86_64-linux-gnu/"*.a
+  printf 'root:x:0:0:root:/root:/bin/sh\npostgres:x:999:999::/var/lib/postgresql:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
+  printf 'root:x:0:\npostgres:x:999:\nnogroup:x:65534:\n' >"$root/etc/group"
+  mkdir -p "$root/var/lib/postgresql/data" "$root/var/run/postgresql" "$root/usr/local/bin"
+  chown -R 999:999 "$root/var/lib/postgresql" "$root/var/run/postgresql"
+  chmod 700 "$root/var/lib/postgresql/data"
+  cat >"$root/usr/local/bin/docker-entrypoint.sh" <<'ENTRYPOINT'
+#!/bin/sh
+# As the official image: an empty PGDATA is initialised on first start (POSTGRES_USER,
+# default postgres; POSTGRES_PASSWORD, required; POSTGRES_DB, default the user's name),
+# reachable with a password from any address; then postgres runs as PID 1.
+set -eu
+if [ "${1:-}" = postgres ]; then
+  if [ ! -s "$PGDATA/PG_VERSION" ]; then
+    : "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}"
+    user=${POSTGRES_USER:-postgres}
+    db=${POSTGRES_DB:-$user}
+    mkdir -p "$PGDATA"
+    chmod 700 "$PGDATA"
+    pwfile=$(mktemp)
+    printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile"
+    initdb -D "$PGDATA" -U "$user" --pwfile="$pwfile" --auth-local=trust \
+      --auth-host=scram-sha-256 --encoding=UTF8 --locale=C >/dev/null
+    rm -f "$pwfile"
+    printf "listen_addresses = '*'\njit = off\n" >>"$PGDATA/postgresql.conf"
+    echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+    if [ "$db" != postgres ]; then
+      echo "CREATE DATABASE \"$db\" OWNER \"$user\"" | postgres --single -D "$PGDATA" postgres >/dev/null
+    fi
+    echo "docker-entrypoint: initialised $PGDATA (user $user, database $db)"
+  fi
+fi
+exec "$@"
+ENTRYPOINT
+  chmod 755 "$root/usr/local/bin/docker-entrypoint.sh"
+  import_root "$root" "$POSTGRES_IMAGE" \
+    --change "ENV PATH=/usr/local/sbin:/usr/local/bin:$pg/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    --change "ENV PGDATA=/var/lib/postgresql/data" \
+    --change "USER postgres" --change "EXPOSE 5432" \
+    --change 'ENTRYPOINT ["docker-entrypoint.sh"]' --change 'CMD ["postgres"]'
 fi

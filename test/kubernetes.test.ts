@@ -2,7 +2,8 @@
  * deploy/kubernetes/ checked without a cluster: every object validates against the
  * Kubernetes JSON schemas (kubernetes-models), and the settings the service relies on
  * hold: probes on /ready and /health, a preStop wait equal to DRAIN_DELAY, a grace period
- * that covers the drain, non-root with a read-only root, and selectors that match.
+ * that covers the drain, non-root with a read-only root, secrets taken from the Secret,
+ * and selectors that match.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -116,6 +117,27 @@ describe("deploy/kubernetes", () => {
     ["the container port", container.ports[0].containerPort, Number(env.PORT)],
   ])("service Deployment: %s", (_what, actual, expected) => {
     expect(actual).toEqual(expected);
+  });
+
+  it("takes API_KEYS, ADMIN_TOKEN and DATABASE_URL from the Secret, never written in", () => {
+    const fromSecret = Object.fromEntries(
+      (
+        container.env as {
+          name: string;
+          value?: string;
+          valueFrom?: { secretKeyRef?: { name: string; key: string } };
+        }[]
+      )
+        .filter((e) => ["API_KEYS", "ADMIN_TOKEN", "DATABASE_URL"].includes(e.name))
+        .map((e) => [e.name, e.value ?? e.valueFrom?.secretKeyRef]),
+    );
+    expect(fromSecret).toEqual({
+      API_KEYS: { name: "utility-calculation-service", key: "api-keys" },
+      ADMIN_TOKEN: { name: "utility-calculation-service", key: "admin-token" },
+      DATABASE_URL: { name: "utility-calculation-service", key: "database-url" },
+    });
+    // With DATABASE_URL the embedded store is unused: no volume to write it to.
+    expect(env).not.toHaveProperty("DATA_DIR");
   });
 
   it("gives a terminating pod time for preStop, the drain and in-flight requests", () => {

@@ -131,6 +131,52 @@ export async function replicaGet(id: string, path: string, key: string): Promise
   return JSON.parse(stdout) as ReplicaAnswer;
 }
 
+/**
+ * A request of any method on the replica itself, from inside its container: what the
+ * balancer cannot do, reach one replica of several. `body` is sent as JSON.
+ */
+export async function replicaFetch(
+  id: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<ReplicaAnswer> {
+  const script =
+    "const [p,m,h,b]=process.argv.slice(1);" +
+    "fetch('http://127.0.0.1:3000'+p,{method:m,headers:JSON.parse(h),body:b||undefined})" +
+    ".then(async r=>process.stdout.write(JSON.stringify({status:r.status," +
+    "headers:Object.fromEntries(r.headers),body:await r.text()})))";
+  const sent = body === undefined ? "" : JSON.stringify(body);
+  const allHeaders =
+    body === undefined ? headers : { "content-type": "application/json", ...headers };
+  const { stdout } = await run(
+    "docker",
+    ["exec", id, "node", "-e", script, path, method, JSON.stringify(allHeaders), sent],
+    { timeoutMs: 20_000 },
+  );
+  return JSON.parse(stdout) as ReplicaAnswer;
+}
+
+/** `count` GETs on the replica itself, one after another in one `docker exec`: their statuses. */
+export async function replicaGetMany(
+  id: string,
+  path: string,
+  key: string,
+  count: number,
+): Promise<number[]> {
+  const script =
+    "(async()=>{const s=[];for(let i=0;i<Number(process.argv[3]);i++){" +
+    "const r=await fetch('http://127.0.0.1:3000'+process.argv[1],{headers:{'x-api-key':process.argv[2]}});" +
+    "await r.arrayBuffer();s.push(r.status)}process.stdout.write(JSON.stringify(s))})()";
+  const { stdout } = await run(
+    "docker",
+    ["exec", id, "node", "-e", script, path, key, String(count)],
+    { timeoutMs: 30_000 },
+  );
+  return JSON.parse(stdout) as number[];
+}
+
 /** The replica's peak and current resident set (kB), from /proc/1/status. */
 export async function replicaRss(id: string): Promise<{ rssKb: number; peakKb: number }> {
   const script =

@@ -1,8 +1,9 @@
 /**
- * The real stack: docker-compose.yml (two replicas, Redis, nginx) built and started, then
- * driven only through the balancer on a loopback port: every example, the docs pages, both
- * replicas serving, one shared quota, a replica killed under load, Redis stopped under
- * load, and a rolling update to an image with one more operation. Torn down at the end.
+ * The real stack: docker-compose.yml (two replicas, Redis, PostgreSQL, nginx) built and
+ * started, then driven through the balancer on a loopback port: every example, the docs
+ * pages, both replicas serving, one shared quota, a managed key created, used, counted and
+ * revoked across replicas, a replica killed under load, Redis and PostgreSQL each stopped
+ * under load, and a rolling update to an image with one more operation. Torn down at the end.
  *
  * `npm run test:deploy` (not part of `npm test`); needs root: it runs
  * scripts/docker-setup.sh, which installs Docker and seeds the base images if missing.
@@ -28,7 +29,9 @@ import {
   inspect,
   Load,
   type LoadReport,
+  replicaFetch,
   replicaGet,
+  replicaGetMany,
   replicaRss,
   run,
   Stack,
@@ -49,6 +52,16 @@ const LOAD_KEYS = Array.from({ length: 100 }, (_, i) => `load-${i}${KEY_TAIL}`);
 const LOAD_PATH = "/v1/math/sum?numbers=0.1,0.2";
 const SUM_ROUTE = 'route="/v1/math/sum"';
 const IMAGE_LIMIT_BYTES = 200e6;
+const ADMIN_TOKEN = "admin-token-deploy-test-0123456789abcdefghij";
+const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
+// Goes into DATABASE_URL as it is: letters and digits only.
+const POSTGRES_PASSWORD = "deploytest0123456789abcdef";
+/** API.md §7: a change reaches every process sharing the store within 5 s. */
+const PROPAGATION_MS = 5000;
+/** API.md §7: usage counts may lag by up to 10 s. */
+const USAGE_LAG_MS = 10_000;
+// A plan of its own: the managed keys in the loads never meet the server's quota.
+const MANAGED_PLAN = { limit: 1_000_000, windowSeconds: 60 };
 
 const operations = await allOperations();
 let port = 0;
@@ -106,9 +119,60 @@ async function sumCounts(): Promise<Map<string, number>> {
   return counts;
 }
 
-function startLoad(): Load {
-  load = new Load(port, LOAD_PATH, LOAD_KEYS, 8, 180_000);
+function startLoad(keys: readonly string[] = LOAD_KEYS): Load {
+  load = new Load(port, LOAD_PATH, keys, 8, 180_000);
   return load;
+}
+
+interface AdminAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** An admin request through the balancer, with the token. */
+async function admin(method: string, pathAndQuery: string, body?: unknown): Promise<AdminAnswer> {
+  throughBalancer++;
+  const response = await fetch(`http://127.0.0.1:${port}${pathAndQuery}`, {
+    method,
+    headers: { ...ADMIN, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? null : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
+}
+
+/** A managed key made through the balancer: its id and its secret. */
+async function createKey(name: string): Promise<{ id: string; key: string }> {
+  const created = await admin("POST", "/admin/v1/keys", { name, plan: MANAGED_PLAN });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const { id, key } = created.body as { id: string; key: string };
+  expect(key).toMatch(/^ucs_[0-9A-Za-z]{32,}$/);
+  return { id, key };
+}
+
+/**
+ * Waits until every replica answers `key` with 200: whether they did within `timeoutMs`,
+ * and how many 200s (counted calls) the checks made.
+ */
+async function untilEveryReplicaKnows(key: string, timeoutMs: number) {
+  const replicas = await stack.containers("api");
+  let calls = 0;
+  const known = await waitFor(
+    async () => {
+      for (const id of replicas) {
+        if ((await replicaGet(id, LOAD_PATH, key)).status !== 200) return false;
+        calls++;
+      }
+      return true;
+    },
+    timeoutMs,
+    100,
+  );
+  return { known, calls };
 }
 
 async function stopLoad(): Promise<LoadReport> {
@@ -126,6 +190,10 @@ beforeAll(async () => {
     RATE_LIMIT: String(LIMIT),
     RATE_LIMIT_WINDOW: "60",
     LB_PORT: String(port),
+    ADMIN_TOKEN,
+    POSTGRES_PASSWORD,
+    // Polling a revoked key is a run of 401s from one address: not a guessing attack here.
+    AUTH_FAILURE_LIMIT: "100000",
     API_IMAGE: IMAGE_V1,
     LOG_LEVEL: "warn",
   });
@@ -198,6 +266,10 @@ describe("the image", () => {
       const uid = await run("docker", ["exec", id, "node", "-p", "process.getuid()"]);
       expect(uid.stdout.trim()).not.toBe("0");
     }
+    const [postgres] = await stack.containers("postgres");
+    const database = await inspect<{ HostConfig: { ReadonlyRootfs: boolean } }>(postgres as string);
+    expect(database.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(await health(postgres as string)).toBe("healthy");
   });
 });
 
@@ -274,6 +346,77 @@ describe("through the balancer", () => {
   });
 });
 
+describe("managed keys across replicas", () => {
+  it("refuses a key revoked through one replica, through the balancer, within 5 s", async () => {
+    const { id, key } = await createKey("deploy-test revoked");
+    // The replica that made it knows it at once; the other within one poll of the store.
+    expect(
+      (await untilEveryReplicaKnows(key, PROPAGATION_MS)).known,
+      "known on every replica",
+    ).toBe(true);
+    for (let i = 0; i < 10; i++) expect((await get(LOAD_PATH, key)).status).toBe(200);
+
+    const [through, other] = await stack.containers("api");
+    const started = performance.now();
+    const revoked = await replicaFetch(through as string, "DELETE", `/admin/v1/keys/${id}`, ADMIN);
+    expect(revoked.status, revoked.body).toBe(204);
+    // Ten 401s in a row through the balancer: both replicas refuse it.
+    let refusedInRow = 0;
+    const refused = await waitFor(
+      async () => {
+        refusedInRow = (await get(LOAD_PATH, key)).status === 401 ? refusedInRow + 1 : 0;
+        return refusedInRow >= 10;
+      },
+      PROPAGATION_MS,
+      20,
+    );
+    const ms = performance.now() - started;
+    note(
+      `managed key revoked through replica ${(through as string).slice(0, 12)}: ten 401s in a row through the balancer after ${(ms / 1000).toFixed(1)} s`,
+    );
+    expect(refused, "refused through the balancer").toBe(true);
+    expect(ms).toBeLessThan(PROPAGATION_MS);
+    expect((await replicaGet(other as string, LOAD_PATH, key)).status).toBe(401);
+  });
+
+  it("adds up one key's usage over both replicas", async () => {
+    const { id, key } = await createKey("deploy-test usage");
+    const ready = await untilEveryReplicaKnows(key, PROPAGATION_MS);
+    expect(ready.known).toBe(true);
+    // Every 200 with this key is a counted call, the checks' above too.
+    const replicas = await stack.containers("api");
+    const statuses: number[] = [];
+    for (const [i, replica] of replicas.entries()) {
+      statuses.push(...(await replicaGetMany(replica, LOAD_PATH, key, 10 + 5 * i)));
+    }
+    for (let i = 0; i < 20; i++) statuses.push((await get(LOAD_PATH, key)).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const lastRequest = performance.now();
+
+    const callsOf = (answer: AdminAnswer) =>
+      (answer.body.usage as { operation: string; calls: number }[])
+        .filter((row) => row.operation === "math/sum")
+        .reduce((sum, row) => sum + row.calls, 0);
+    let calls = 0;
+    const made = statuses.length + ready.calls;
+    const counted = await waitFor(
+      async () => {
+        const usage = await admin("GET", `/admin/v1/keys/${id}/usage`);
+        expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+        calls = callsOf(usage);
+        return calls >= made;
+      },
+      USAGE_LAG_MS,
+      500,
+    );
+    note(
+      `usage of one managed key over ${replicas.length} replicas: ${calls} calls counted ${((performance.now() - lastRequest) / 1000).toFixed(1)} s after the last`,
+    );
+    expect(counted, `usage counted ${calls} of ${made} calls within 10 s`).toBe(true);
+    expect(calls).toBe(made);
+  });
+});
+
 describe("failures under steady load", () => {
   it("keeps answering when one replica is killed", async () => {
     const [victim] = await stack.containers("api");
@@ -316,6 +459,54 @@ describe("failures under steady load", () => {
     const remaining: (number | undefined)[] = [];
     for (let i = 0; i < 6; i++) remaining.push(remainingOf(await get(LOAD_PATH, key)));
     expect(remaining).toEqual([1, 2, 3, 4, 5, 6].map((n) => LIMIT - n));
+  });
+
+  it("keeps serving cached keys while PostgreSQL is stopped; admin writes answer 503", async () => {
+    const managed = await createKey("deploy-test cached");
+    expect((await untilEveryReplicaKnows(managed.key, PROPAGATION_MS)).known).toBe(true);
+    // One request in eleven with the managed key, the rest with static keys.
+    const keys = LOAD_KEYS.flatMap((key, i) => (i % 10 === 0 ? [managed.key, key] : [key]));
+    const [postgres] = await stack.containers("postgres");
+    startLoad(keys);
+    await sleep(2000);
+    await run("docker", ["stop", "-t", "10", postgres as string], { timeoutMs: 30_000 });
+    const stopped = performance.now();
+    const writes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      writes.push((await admin("POST", "/admin/v1/keys", { name: "while stopped" })).status);
+      writes.push(
+        (await admin("PATCH", `/admin/v1/keys/${managed.id}`, { name: "renamed" })).status,
+      );
+    }
+    await sleep(Math.max(0, 6000 - (performance.now() - stopped)));
+    const report = await stopLoad();
+    note(
+      `PostgreSQL stopped: ${describeLoad(report)}; admin writes meanwhile: ${writes.join(" ")}`,
+    );
+    expect(report.failures).toEqual({});
+    expect(writes).toEqual(Array(6).fill(503));
+
+    const restarted = performance.now();
+    await run("docker", ["start", postgres as string]);
+    let created: { id: string; key: string } | undefined;
+    const writable = await waitFor(
+      async () => {
+        const answer = await admin("POST", "/admin/v1/keys", { name: "after restart" });
+        if (answer.status !== 201) return false;
+        created = answer.body as { id: string; key: string };
+        return true;
+      },
+      30_000,
+      500,
+    );
+    expect(writable, "an admin write succeeds once PostgreSQL is back").toBe(true);
+    note(
+      `admin writes succeed again ${((performance.now() - restarted) / 1000).toFixed(1)} s after PostgreSQL started`,
+    );
+    expect(
+      (await untilEveryReplicaKnows((created as { key: string }).key, PROPAGATION_MS)).known,
+    ).toBe(true);
+    expect((await get(LOAD_PATH, managed.key)).status).toBe(200);
   });
 });
 
