@@ -313,7 +313,7 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
     [["create", "--name", "a", "--meta", "[1]"], "--meta: "],
     [
       ["create", "--name", "a", "--meta", JSON.stringify({ a: "x".repeat(1020) })],
-      "--meta: Value error, meta must be at most 1024 bytes",
+      "--meta: Value error, meta is 1028 bytes of JSON; at most 1024 are allowed",
     ],
     [
       ["update", "key_x", "--disable", "--enable"],
@@ -325,14 +325,17 @@ describe("local mode, on a temporary SQLite DATA_DIR", () => {
     ],
     [["roll", "key_x", "--overlap", "-1"], "--overlap: Input should be greater than or equal to 0"],
     [["list", "--limit", "0"], "--limit: Input should be greater than or equal to 1"],
-    [["list", "--limit", "0x10"], "--limit: Value error, expected a whole number"],
+    [
+      ["list", "--limit", "0x10"],
+      "--limit: Input should be a valid integer, unable to parse string as an integer",
+    ],
     [
       ["usage", "key_x", "--from", "2026-02-30"],
-      "--from: Value error, expected a UTC day that exists",
+      "--from: Input should be a valid date in the format YYYY-MM-DD",
     ],
     [
       ["usage", "key_x", "--to", "yesterday"],
-      "--to: Value error, expected a UTC day as YYYY-MM-DD",
+      "--to: Input should be a valid date in the format YYYY-MM-DD",
     ],
   ])("%j: exit 2, the flag named", async (argv, message) => {
     const run = await local(argv);

@@ -4,21 +4,19 @@
  * naming paths that answer 404 reveals nothing a client could use.
  */
 import type { z } from "zod";
-import { ME_PATH, ME_SCHEMA } from "../access/me.js";
-import { ADMIN_PREFIX, STORE_RETRY_AFTER_SECONDS } from "./routes.js";
 import {
-  createBody,
   DEFAULT_PAGE,
   DEFAULT_USAGE_DAYS,
-  keyObject,
-  keyPage,
-  keyWithSecret,
+  keyCreateBody,
+  keyPatchBody,
+  MAX_CURSOR_LENGTH,
   MAX_PAGE,
   MAX_USAGE_DAYS,
-  patchBody,
   rollBody,
-  usageAnswer,
-} from "./schemas.js";
+} from "../access/keys/rules.js";
+import { ME_PATH, ME_SCHEMA } from "../access/me.js";
+import { ADMIN_PREFIX, STORE_RETRY_AFTER_SECONDS } from "./routes.js";
+import { keyObject, keyPage, keyWithSecret, usageAnswer } from "./schemas.js";
 
 type JsonObject = Record<string, unknown>;
 type ToJsonSchema = (schema: z.ZodType, io: "input" | "output") => JsonObject;
@@ -95,7 +93,7 @@ export function adminDocument(jsonSchema: ToJsonSchema) {
             in: "query",
             required: false,
             description: "The previous page's nextCursor.",
-            schema: { type: "string", maxLength: 1000 },
+            schema: { type: "string", minLength: 1, maxLength: MAX_CURSOR_LENGTH },
           },
         ],
         responses: {
@@ -228,8 +226,8 @@ export function adminDocument(jsonSchema: ToJsonSchema) {
       KeyWithSecret: jsonSchema(keyWithSecret, "output"),
       KeyPage: jsonSchema(keyPage, "output"),
       KeyUsage: jsonSchema(usageAnswer, "output"),
-      NewKey: jsonSchema(createBody, "input"),
-      KeyPatch: jsonSchema(patchBody, "input"),
+      NewKey: jsonSchema(keyCreateBody, "input"),
+      KeyPatch: jsonSchema(keyPatchBody, "input"),
       KeyRoll: jsonSchema(rollBody, "input"),
     },
     responses: {

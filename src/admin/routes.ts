@@ -10,28 +10,24 @@ import type { z } from "zod";
 import type { AccessControl } from "../access/control.js";
 import { throttledWarning } from "../access/from-config.js";
 import type { ManagedKeys } from "../access/keys/managed.js";
-import { InvalidCursorError, type KeyRecord } from "../access/keys/store.js";
-import { utcDay } from "../access/keys/usage.js";
-import { locate, toProblems } from "../core/problems.js";
-import { sendError } from "../http/errors.js";
-import type { Problem } from "../kit/errors.js";
 import {
-  createBody,
-  DEFAULT_USAGE_DAYS,
+  keyCreateBody,
+  keyListQuery,
   keyObjectOf,
-  listQuery,
-  MAX_USAGE_DAYS,
-  patchBody,
+  keyPatchBody,
   rollBody,
   usageQuery,
-} from "./schemas.js";
+  usageRange,
+} from "../access/keys/rules.js";
+import { InvalidCursorError, type KeyRecord } from "../access/keys/store.js";
+import { locate, toProblems } from "../core/problems.js";
+import { sendError } from "../http/errors.js";
 
 export const ADMIN_PREFIX = "/admin/v1";
 /** What a client is told to wait (Retry-After) when the key store cannot be reached. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 /** Longer ids are answered 404 without asking the store: no key has one. */
 const MAX_ID_LENGTH = 64;
-const DAY_MS = 86_400_000;
 
 const NOT_FOUND = "No key has this id (or it was revoked)";
 const STORE_DOWN = "Key store unavailable";
@@ -105,7 +101,7 @@ export function registerAdmin(
     `${ADMIN_PREFIX}/keys`,
     { onRequest },
     guarded(async (request, reply) => {
-      const body = parseBody(createBody, request.body, reply, false);
+      const body = parseBody(keyCreateBody, request.body, reply, false);
       if (!body) return reply;
       const { record, secret } = await stored(() => store.create(body));
       await refreshed();
@@ -117,11 +113,8 @@ export function registerAdmin(
     `${ADMIN_PREFIX}/keys`,
     { onRequest },
     guarded(async (request, reply) => {
-      const input = {
-        limit: integerText(queryValue(request, "limit")),
-        cursor: queryValue(request, "cursor"),
-      };
-      const query = parse(listQuery, input, reply, "query", false);
+      const input = { limit: queryValue(request, "limit"), cursor: queryValue(request, "cursor") };
+      const query = parse(keyListQuery, input, reply, "query", false);
       if (!query) return reply;
       try {
         const page = await stored(() =>
@@ -159,7 +152,7 @@ export function registerAdmin(
     { onRequest },
     guarded(async (request, reply) => {
       const id = idOf(request);
-      const patch = parseBody(patchBody, request.body, reply, false);
+      const patch = parseBody(keyPatchBody, request.body, reply, false);
       if (!patch) return reply;
       let record: KeyRecord | undefined;
       if (known(id)) {
@@ -211,10 +204,13 @@ export function registerAdmin(
         false,
       );
       if (!query) return reply;
-      const to = query.to ?? utcDay(Date.now());
-      const from = query.from ?? utcDay(Date.parse(to) - (DEFAULT_USAGE_DAYS - 1) * DAY_MS);
-      const problem = rangeProblem(from, to);
-      if (problem) return sendError(reply, 422, [problem]);
+      const range = usageRange(query);
+      if ("error" in range) {
+        return sendError(reply, 422, [
+          { loc: ["query", "from"], msg: `Value error, ${range.error}`, type: "value_error" },
+        ]);
+      }
+      const { from, to } = range;
       const record = known(id) ? await stored(() => store.get(id)) : undefined;
       if (!record) return sendError(reply, 404, NOT_FOUND);
       // What this process counted so far is written first, so the answer includes it.
@@ -244,11 +240,6 @@ function queryValue(request: FastifyRequest, name: string): string | undefined {
   return typeof values === "string" ? values : undefined;
 }
 
-/** A query integer as a number, so the schema checks its bounds; other text stays text. */
-function integerText(value: unknown): unknown {
-  return typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
-}
-
 /**
  * `onRequest` hook of a route whose body may be left out: an empty body sent with
  * `Content-Type: application/json` (what many clients send for "no body") is read as no
@@ -261,26 +252,6 @@ function emptyBodyIsNone(request: FastifyRequest, _reply: FastifyReply, done: ()
     delete headers["content-type"];
   }
   done();
-}
-
-/** A problem with the usage range, or undefined. */
-function rangeProblem(from: string, to: string): Problem | undefined {
-  const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-  if (days < 1) {
-    return {
-      loc: ["query", "from"],
-      msg: "Value error, from is after to",
-      type: "value_error",
-    };
-  }
-  if (days > MAX_USAGE_DAYS) {
-    return {
-      loc: ["query", "from"],
-      msg: `Value error, at most ${MAX_USAGE_DAYS} days at once`,
-      type: "value_error",
-    };
-  }
-  return undefined;
 }
 
 /**

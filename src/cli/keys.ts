@@ -12,7 +12,7 @@ import type { z } from "zod";
 import {
   keyCreateBody,
   keyListQuery,
-  keyObject,
+  keyObjectOf,
   keyPatchBody,
   rollBody,
   usageQuery,
@@ -397,7 +397,7 @@ export async function runLocal(store: KeyStore, command: KeysCommand): Promise<A
     case "create": {
       const input = body as z.infer<typeof keyCreateBody>;
       const { record, secret } = await store.create(input);
-      return { status: 201, body: { ...keyObject(record), key: secret } };
+      return { status: 201, body: { ...keyObjectOf(record), key: secret } };
     }
     case "list": {
       const query = keyListQuery.parse(command.query ?? {});
@@ -405,7 +405,7 @@ export async function runLocal(store: KeyStore, command: KeysCommand): Promise<A
         const page = await store.list(query);
         return {
           status: 200,
-          body: { keys: page.keys.map(keyObject), nextCursor: page.nextCursor },
+          body: { keys: page.keys.map(keyObjectOf), nextCursor: page.nextCursor },
         };
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
@@ -414,18 +414,18 @@ export async function runLocal(store: KeyStore, command: KeysCommand): Promise<A
     }
     case "show": {
       const record = await store.get(id);
-      return record ? { status: 200, body: keyObject(record) } : notFound(id);
+      return record ? { status: 200, body: keyObjectOf(record) } : notFound(id);
     }
     case "update": {
       const record = await store.update(id, body as z.infer<typeof keyPatchBody>);
-      return record ? { status: 200, body: keyObject(record) } : notFound(id);
+      return record ? { status: 200, body: keyObjectOf(record) } : notFound(id);
     }
     case "revoke":
       return (await store.revoke(id)) ? { status: 204, body: null } : notFound(id);
     case "roll": {
       const rolled = await store.roll(id, (body as z.infer<typeof rollBody>).overlapSeconds);
       return rolled
-        ? { status: 201, body: { ...keyObject(rolled.record), key: rolled.secret } }
+        ? { status: 201, body: { ...keyObjectOf(rolled.record), key: rolled.secret } }
         : notFound(id);
     }
     case "usage": {

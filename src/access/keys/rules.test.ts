@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   keyCreateBody,
   keyListQuery,
-  keyObject,
+  keyObjectOf,
   keyPatchBody,
   MAX_META_BYTES,
-  MAX_NAME,
+  MAX_NAME_LENGTH,
   MAX_OVERLAP_SECONDS,
   rollBody,
   usageQuery,
@@ -17,10 +17,16 @@ const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey
 
 describe("keyCreateBody", () => {
   it("takes a name alone, and every field at its bounds", () => {
-    expect(keyCreateBody.parse({ name: "ci" })).toEqual({ name: "ci" });
+    expect(keyCreateBody.parse({ name: "ci" })).toEqual({
+      name: "ci",
+      scopes: ["*"],
+      plan: null,
+      expiresAt: null,
+      meta: {},
+    });
     const meta = { note: "x".repeat(MAX_META_BYTES - '{"note":""}'.length) };
     const full = {
-      name: "n".repeat(MAX_NAME),
+      name: "n".repeat(MAX_NAME_LENGTH),
       scopes: ["*", "math", "hash/hmac-md5", "crypto/checksum/md5"],
       plan: { limit: 1, windowSeconds: 86_400 },
       expiresAt: "2027-01-31T00:00:00.5+02:00",
@@ -31,7 +37,7 @@ describe("keyCreateBody", () => {
 
   it("refuses each field out of its bounds, and fields it does not know", () => {
     const result = keyCreateBody.safeParse({
-      name: "n".repeat(MAX_NAME + 1),
+      name: "n".repeat(MAX_NAME_LENGTH + 1),
       scopes: ["Math", "math/", "a b", "*x"],
       plan: { limit: 0, windowSeconds: 86_401 },
       expiresAt: "2027-01-31T00:00:00",
@@ -54,6 +60,10 @@ describe("keyCreateBody", () => {
     expect(paths(keyCreateBody.safeParse({ name: "" }))).toEqual(["name"]);
     expect(paths(keyCreateBody.safeParse({ name: "a", meta: [] }))).toEqual(["meta"]);
     expect(paths(keyCreateBody.safeParse({ name: "a", scopes: [] }))).toEqual(["scopes"]);
+    // Spelled as the registry spells names: a letter first, no empty segment.
+    expect(
+      paths(keyCreateBody.safeParse({ name: "a", scopes: ["9a", "-a", "a//b", "a/", "a/-b"] })),
+    ).toEqual(["scopes.0", "scopes.1", "scopes.2", "scopes.3", "scopes.4"]);
     expect(
       paths(keyCreateBody.safeParse({ name: "a", expiresAt: "2020-01-01T00:00:00Z" })),
     ).toEqual(["expiresAt"]);
@@ -98,6 +108,10 @@ describe("queries", () => {
     expect(paths(keyListQuery.safeParse({ limit: "x" }))).toEqual(["limit"]);
     expect(paths(keyListQuery.safeParse({ limit: "0x10" }))).toEqual(["limit"]);
     expect(paths(keyListQuery.safeParse({ limit: "1e2" }))).toEqual(["limit"]);
+    for (const limit of ["+5", " 5", "5 ", "-1", "", "5.0"]) {
+      expect(paths(keyListQuery.safeParse({ limit })), limit).toEqual(["limit"]);
+    }
+    expect(paths(keyListQuery.safeParse({ cursor: "" }))).toEqual(["cursor"]);
     expect(keyListQuery.parse({})).toEqual({ limit: 20 });
     expect(paths(keyListQuery.safeParse({ cursor: "c".repeat(1001) }))).toEqual(["cursor"]);
     expect(usageQuery.parse({ from: "2024-02-29" })).toEqual({ from: "2024-02-29" });
@@ -122,7 +136,7 @@ describe("queries", () => {
   });
 });
 
-it("keyObject shows no hash, version or revocation", () => {
+it("keyObjectOf shows no hash, version or revocation", () => {
   const record = {
     id: "key_1",
     prefix: "ucs_abcdefgh",
@@ -140,7 +154,7 @@ it("keyObject shows no hash, version or revocation", () => {
     revokedAt: null,
     version: 3,
   };
-  expect(Object.keys(keyObject(record))).toEqual([
+  expect(Object.keys(keyObjectOf(record))).toEqual([
     "id",
     "prefix",
     "name",
