@@ -8,13 +8,15 @@
  * - graphql-yoga: not loaded by GraphQL's usual requests (JSON POSTs, answered by the
  *   route adapter, errors included); loaded by the first one that needs it (a GET), which
  *   answers as usual.
- * - ioredis: not loaded without REDIS_URL; rate-limiter-flexible not without a rate limit.
+ * - ioredis: not loaded without REDIS_URL; rate-limiter-flexible not without a quota (the
+ *   failed-authentication one included, on by default, turned off here); pg not without
+ *   DATABASE_URL.
  */
 import { registerHooks } from "node:module";
 import { afterAll, expect, it } from "vitest";
 import { HOST, startServer, stopAll } from "./helpers.js";
 
-const KEY = "lazy-modules-test-key";
+const KEY = "lazy-modules-test-key-0123456789abcdef";
 const HEADERS = { "x-api-key": KEY };
 
 afterAll(stopAll);
@@ -28,7 +30,7 @@ it.skipIf(typeof registerHooks !== "function")(
   "the MCP SDK loads on the first /mcp request, yoga on the first GraphQL GET; ioredis not at all without REDIS_URL",
   async () => {
     const server = await startServer(
-      { API_KEYS: KEY, LOG_LEVEL: "warn" },
+      { API_KEYS: KEY, LOG_LEVEL: "warn", AUTH_FAILURE_LIMIT: "0" },
       { nodeFlags: ["--import", "./test/fixtures/module-trace.mjs"] },
     );
     const origin = `http://${HOST}:${server.port}`;
@@ -56,6 +58,7 @@ it.skipIf(typeof registerHooks !== "function")(
     expect(before).not.toContain("graphql-yoga");
     expect(before).not.toContain("ioredis");
     expect(before).not.toContain("rate-limiter-flexible");
+    expect(before).not.toContain("pg");
 
     const viaGet = await fetch(
       `${origin}/graphql?query=${encodeURIComponent('{ math { sum(numbers: ["1", "2"]) { decimal } } }')}`,
