@@ -111,7 +111,8 @@ describe("loadOperations", () => {
       // calling thread never imports it.
       await writeFile(
         file,
-        `import { isMainThread } from "node:worker_threads";\nif (!isMainThread) throw new Error("worker only");\n(globalThis as Record<string, unknown>).ucsVetImported = true;\n${echo}`,
+        // The vetting runs in a worker thread, or (Node 22) a child process with UCS_VET_DATA.
+        `import { isMainThread } from "node:worker_threads";\nif (!isMainThread || process.env.UCS_VET_DATA) throw new Error("worker only");\n(globalThis as Record<string, unknown>).ucsVetImported = true;\n${echo}`,
       );
       const failed = await loadOperations([dir], { fresh: true }).catch(
         (error: Error) => error.message,

@@ -8,9 +8,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import { isOperation } from "../kit/define.js";
 import { registerKitResolution } from "./kit-resolution.js";
 import { checkOperation, limitProblems } from "./loader.js";
-import type { VetMessage, VetWorkerData } from "./vet.js";
+import { VET_DATA_ENV, type VetMessage, type VetWorkerData } from "./vet.js";
 
-const { jobs, serviceUrl, fromSource } = workerData as VetWorkerData;
+// A worker thread gets its jobs as workerData; a child process (Node 22 with TypeScript), in its environment.
+const { jobs, serviceUrl, fromSource } = (workerData ??
+  JSON.parse(process.env[VET_DATA_ENV] ?? "{}")) as VetWorkerData;
 registerKitResolution(serviceUrl, fromSource);
 
 /** What the module under way left behind: a rejection nothing handled, an uncaught throw. */
@@ -30,7 +32,8 @@ function describe(value: unknown): string {
 /** A turn of the event loop: rejections and callbacks queued at import run first. */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
 
-const post = (message: VetMessage) => parentPort?.postMessage(message);
+const post = (message: VetMessage) =>
+  parentPort ? parentPort.postMessage(message) : process.send?.(message);
 
 for (const [index, job] of jobs.entries()) {
   fault = undefined;

@@ -7,9 +7,18 @@
  * the serving process never imports it. A worker shares the process: this stops accidents
  * and careless modules, not a module written to tell the worker from the serving thread.
  */
+import { fork } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+
+/**
+ * Whether a worker thread takes module hooks registered in it (tsx's): Node 22's do not,
+ * so there a vetting that needs TypeScript runs in a child process instead (its own
+ * heap too, bounded by --max-old-space-size; slower to start).
+ */
+const WORKER_TAKES_HOOKS = Number(process.versions.node.split(".")[0]) >= 23;
 
 /** Parameters an operation may declare: each is a REST query field, a GraphQL argument, an OpenAPI entry. */
 export const MAX_PARAMETERS = 64;
@@ -131,16 +140,10 @@ export function vetModules(
       serviceUrl: options.serviceUrl,
       fromSource: options.fromSource,
     };
-    const worker = new Worker(BOOT, {
-      eval: true,
-      workerData: { ...data, tsx, entry: ENTRY },
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: VET_YOUNG_MB },
-      // What a module prints while vetted is dropped (it prints again when imported).
-      stdout: true,
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
+    const worker =
+      tsx === undefined || WORKER_TAKES_HOOKS
+        ? vetThread(data, tsx, heapMb)
+        : vetChild(data, tsx, heapMb);
     // The job under way (an index into `jobs`), and the next one not yet answered.
     let current: number | undefined;
     let next = first;
@@ -193,6 +196,65 @@ export function vetModules(
   run(0);
   return verdicts;
 }
+
+/** What vetModules needs of a worker thread or a child process doing its vetting. */
+interface Vetter {
+  on(event: "message", listener: (message: VetMessage) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "exit", listener: (code: number) => void): unknown;
+  terminate(): unknown;
+}
+
+/** A worker thread, its heap bounded; what a module prints while vetted is dropped. */
+function vetThread(data: VetWorkerData, tsx: string | undefined, heapMb: number): Vetter {
+  const worker = new Worker(BOOT, {
+    eval: true,
+    workerData: { ...data, tsx, entry: ENTRY },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: VET_YOUNG_MB },
+    stdout: true,
+    stderr: true,
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  return worker;
+}
+
+/**
+ * A child process with tsx's hooks, for a Node whose threads do not take them: the same
+ * messages, its exits told as a thread's (out of memory as ERR_WORKER_OUT_OF_MEMORY).
+ */
+function vetChild(data: VetWorkerData, tsx: string, heapMb: number): Vetter {
+  const events = new EventEmitter();
+  const child = fork(fileURLToPath(ENTRY), [], {
+    execArgv: ["--import", tsx, `--max-old-space-size=${heapMb}`],
+    env: { ...process.env, [VET_DATA_ENV]: JSON.stringify(data) },
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+  });
+  let answered = 0;
+  child.on("message", (message: VetMessage) => {
+    events.emit("message", message);
+    // Every module answered: the child has nothing more to do (a module's timer may keep it).
+    if (message.type === "done" && ++answered === data.jobs.length) child.kill("SIGKILL");
+  });
+  child.on("error", (error) => events.emit("error", error));
+  child.on("exit", (code, signal) => {
+    if (signal === "SIGABRT" || code === 134) {
+      events.emit(
+        "error",
+        Object.assign(new Error("out of memory"), { code: "ERR_WORKER_OUT_OF_MEMORY" }),
+      );
+    }
+    // 13: Node's exit for a top-level await that never settled, which a thread ends with 0.
+    events.emit("exit", code === 13 ? 0 : (code ?? 1));
+  });
+  return {
+    on: events.on.bind(events),
+    terminate: () => child.kill("SIGKILL"),
+  } as Vetter;
+}
+
+/** Where a child process doing the vetting finds its jobs (a thread gets them as workerData). */
+export const VET_DATA_ENV = "UCS_VET_DATA";
 
 /** Why a worker ended before answering for the module it was importing. */
 function refusalOf(end: {
