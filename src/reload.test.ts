@@ -52,13 +52,14 @@ describe("a reload", () => {
 
   it("whose module never finishes importing is refused in time, and the next one runs", async () => {
     // A top-level await on a promise nothing resolves, in the serving thread only: the
-    // vetting worker (registry/vet.ts) passes it, and its import there never settles.
+    // vetting worker (registry/vet.ts; a child process with UCS_VET_DATA on Node 22) passes
+    // it, and its import there never settles.
     const stuck = path.join(dir, "ext", "stuck.ts");
     await writeFile(
       stuck,
       moduleText(
         "stuck",
-        'import { isMainThread } from "node:worker_threads";\nif (isMainThread) await new Promise(() => {});\n',
+        'import { isMainThread } from "node:worker_threads";\nif (isMainThread && !process.env.UCS_VET_DATA) await new Promise(() => {});\n',
       ),
     );
     const started = performance.now();
