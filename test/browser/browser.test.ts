@@ -206,11 +206,12 @@ describe.skipIf(CHROMIUM_MISSING && !IN_CI)("browser pages", () => {
         const modal = page.locator(".modal-ux");
         const apiKey = modal.locator(".auth-container").filter({ hasText: "X-API-Key" });
         await apiKey.locator("input").fill(TEST_KEY);
-        await modal.getByRole("button", { name: "Apply credentials" }).click();
+        // The modal also holds the admin API's bearer scheme, with its own button.
+        await apiKey.getByRole("button", { name: "Apply credentials" }).click();
         // Authorized: the value is masked and the button now offers to log out.
         await apiKey.getByRole("button", { name: "Remove authorization" }).waitFor();
         expect(await apiKey.textContent()).toContain("Authorized");
-        await modal.getByRole("button", { name: "Close" }).click();
+        await apiKey.getByRole("button", { name: "Close" }).click();
         await modal.waitFor({ state: "detached" });
         expect(await page.locator(".auth-wrapper button.authorize").getAttribute("class")).toMatch(
           /\blocked\b/,
