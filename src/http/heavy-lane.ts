@@ -218,8 +218,10 @@ export function* jsonPieces(value: object, pieceBytes: number): Generator<string
   for (let start = 0; start < value.length; ) {
     const end = Math.min(value.length, start + items);
     const text = JSON.stringify(value.slice(start, end));
-    // The slice's own brackets dropped (a view of the string, not a copy).
-    yield `${start === 0 ? "" : ","}${text.slice(1, -1)}`;
+    if (start > 0) yield ",";
+    // The slice's own brackets dropped: a view of the string, written without a copy (joined
+    // to the comma, it was flattened into a new string first).
+    yield text.slice(1, -1);
     items = Math.max(1, Math.floor(((end - start) * pieceBytes) / Math.max(text.length, 1)));
     start = end;
   }
