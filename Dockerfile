@@ -33,5 +33,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 # RSS under load and hold the worst case the request and connection bounds admit (see
 # docs/budgets-and-fairness.md, Memory envelope); as npm start. MALLOC_ARENA_MAX=2: V8's helper
 # threads would otherwise each grow a malloc arena of their own (~8 MB more under costly load).
-ENV MALLOC_ARENA_MAX=2
+# MALLOC_MMAP_THRESHOLD_ fixed at 128 KiB: a large answer's buffer is mapped and unmapped,
+# never left as a hole in malloc's heap (glibc raises a dynamic threshold past such sizes).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=8", "--no-maglev", "dist/src/server.js"]

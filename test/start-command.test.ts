@@ -30,7 +30,7 @@ describe("the start command", () => {
   it("caps the heap and sets malloc's arenas in npm start", () => {
     const start = startCommand();
     expect(start.nodeFlags).toContain("--max-old-space-size=128");
-    expect(start.env).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(start.env).toEqual({ MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" });
   });
 
   it("is the container image's command and environment", () => {

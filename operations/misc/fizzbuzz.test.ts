@@ -120,6 +120,26 @@ describe("misc/fizzbuzz", () => {
       ),
       { numRuns: 200 },
     );
+    // Far from zero and with large divisors too: the first multiple found from any start.
+    const far = fc
+      .tuple(fc.constantFrom(1, 2, 7, 999_999_937, 1e9), fc.constantFrom("Fizz", "Buzz"))
+      .map(([divisor, word]) => `${divisor}:${word}`);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -1e15, max: 1e15 - 300 }),
+          fc.constantFrom(-1e9, -999_999_937, 999_999_000, 1e15 - 300),
+        ),
+        fc.integer({ min: 0, max: 300 }),
+        fc.array(far, { minLength: 1, maxLength: 10 }),
+        (start, span, rules) => {
+          expect(run({ start, end: start + span, rules }).items).toEqual(
+            reference(start, start + span, rules),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it("stays exact at the edge of the range", () => {

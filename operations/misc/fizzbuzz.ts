@@ -106,10 +106,25 @@ function wordsOf(mask: number, rules: readonly Rule[]): string {
 function itemsFor(start: number, end: number, rules: readonly Rule[]): string[] {
   const wordsByMask = new Array<string | undefined>(1 << rules.length);
   const items: string[] = [];
+  // Per rule, the numbers left before the next multiple of its divisor: counted down in
+  // small integers, where `n % divisor` for each number and rule (n a double past 2^31)
+  // took milliseconds per 10,000 numbers of ten rules.
+  const left = new Int32Array(rules.length);
+  for (let r = 0; r < rules.length; r++) {
+    const divisor = (rules[r] as Rule).divisor;
+    left[r] = (divisor - (((start % divisor) + divisor) % divisor)) % divisor;
+  }
   for (let n = start; n <= end; n++) {
     let mask = 0;
-    // `%` keeps the dividend's sign (-3 % 3 is -0), which still compares equal to 0.
-    for (let r = 0; r < rules.length; r++) if (n % (rules[r] as Rule).divisor === 0) mask |= 1 << r;
+    for (let r = 0; r < rules.length; r++) {
+      const steps = left[r] as number;
+      if (steps === 0) {
+        mask |= 1 << r;
+        left[r] = (rules[r] as Rule).divisor - 1;
+      } else {
+        left[r] = steps - 1;
+      }
+    }
     if (mask === 0) {
       items.push(String(n));
       continue;

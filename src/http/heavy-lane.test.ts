@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
 import { declaredAnswer } from "../core/budget.js";
-import { registerHeavyLane } from "./heavy-lane.js";
+import { jsonPieces, registerHeavyLane } from "./heavy-lane.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
 type AnswerHook = (
@@ -24,6 +25,7 @@ function hooks(maxWaiting = 3): { preHandler: Hook; preSerialization: AnswerHook
     heavyBodyBytes: 100,
     heavyAnswerBytes: 1000,
     maxWaiting,
+    pieceBytes: 1000,
   });
   return added as { preHandler: Hook; preSerialization: AnswerHook };
 }
@@ -37,7 +39,11 @@ const request = (url: string, contentLength?: number) =>
   }) as unknown as FastifyRequest;
 
 function reply() {
-  const sent: { status?: number; headers: Record<string, string> } = { headers: {} };
+  const sent: {
+    status?: number;
+    headers: Record<string, string>;
+    serializer?: (payload: unknown) => unknown;
+  } = { headers: {} };
   const stub = {
     code(status: number) {
       sent.status = status;
@@ -55,6 +61,11 @@ function reply() {
       return stub;
     },
     send() {
+      return stub;
+    },
+    raw: { once: () => {} },
+    serializer(fn: (payload: unknown) => unknown) {
+      sent.serializer = fn;
       return stub;
     },
   };
@@ -103,11 +114,20 @@ describe("heavy lane", () => {
 });
 
 describe("heavy answers", () => {
-  /** Hands `payload` to the lane's preSerialization hook as if its operation declared `bytes`. */
+  /**
+   * Hands `payload` to the lane's preSerialization hook as if its operation declared `bytes`;
+   * what it hands on goes to `sent`, through the serialiser it set for the reply, if any.
+   */
   function answer(hook: AnswerHook, bytes: number, payload: unknown, sent: unknown[]): void {
     declaredAnswer.bytes = bytes;
-    hook(request("/v1/misc/fizzbuzz"), reply().stub, payload, (_error, out) => sent.push(out));
+    const { stub, sent: replied } = reply();
+    hook(request("/v1/misc/fizzbuzz"), stub, payload, (_error, out) =>
+      sent.push(replied.serializer ? replied.serializer(out) : out),
+    );
   }
+
+  const text = (sent: unknown[]) =>
+    sent.map((out) => (Buffer.isBuffer(out) ? out.toString("utf8") : out));
 
   it("serialises an answer declared large one per turn of the event loop, in order", async () => {
     const { preSerialization } = hooks();
@@ -115,9 +135,41 @@ describe("heavy answers", () => {
     for (const i of [1, 2]) answer(preSerialization, 5000, { i }, sent);
     expect(sent).toEqual([]);
     await turn();
-    expect(sent).toEqual([{ i: 1 }]);
+    expect(text(sent)).toEqual(['{"i":1}']);
     await turn();
-    expect(sent).toEqual([{ i: 1 }, { i: 2 }]);
+    expect(text(sent)).toEqual(['{"i":1}', '{"i":2}']);
+  });
+
+  it("makes a large answer's JSON a piece per turn, as bytes JSON.stringify's text would be", async () => {
+    const { preSerialization } = hooks();
+    const payload = { count: 3, items: Array.from({ length: 100 }, (_, i) => `é${"x".repeat(i)}`) };
+    const json = JSON.stringify(payload);
+    const sent: unknown[] = [];
+    // Declared short of the truth: the buffer grows.
+    answer(preSerialization, 1000, payload, sent);
+    let turns = 0;
+    while (sent.length === 0 && turns < 100) {
+      await turn();
+      turns++;
+    }
+    // About a thousand characters a turn (pieceBytes), one slice of items more at most.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(json.length / 2000));
+    expect(Buffer.isBuffer(sent[0])).toBe(true);
+    expect(sent[0]).toEqual(Buffer.from(json));
+  });
+
+  it("takes any JSON data apart into pieces that join into JSON.stringify's text", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue())),
+        fc.integer({ min: 1, max: 64 }),
+        (value, pieceBytes) => {
+          expect([...jsonPieces(value, pieceBytes)].join("")).toBe(JSON.stringify(value));
+        },
+      ),
+    );
+    const odd = { a: undefined, b: () => 1, c: [undefined, -0, Number.NaN], d: new Date(0) };
+    expect([...jsonPieces(odd, 1)].join("")).toBe(JSON.stringify(odd));
   });
 
   it("serialises a small answer at once, and reads each declaration once", () => {

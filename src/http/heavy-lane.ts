@@ -12,6 +12,11 @@
  * declares (core/budget.ts), is serialised and written in the lane too: the calculation
  * runs at once, its answer waits for its turn. Past `maxWaiting` it goes out at once
  * rather than be refused: the work is done, and the bound only caps what waits.
+ *
+ * Serialised whole, such an answer still held the loop for one long turn (JSON.stringify,
+ * then encoding the string for the socket): a cheap request arriving then waited for all of
+ * it. So its JSON is made and encoded a piece (`pieceBytes`) per turn, into one buffer sized
+ * from the declaration, which fastify then writes as it is (same bytes, same headers).
  */
 import type {
   FastifyInstance,
@@ -31,6 +36,8 @@ export interface HeavyLaneOptions {
   heavyAnswerBytes: number;
   /** Heavy requests (and heavy answers) that may wait for their turn. */
   maxWaiting: number;
+  /** Characters of a heavy answer's JSON made per turn of the event loop. */
+  pieceBytes: number;
 }
 
 export const DEFAULT_HEAVY_LANE: Readonly<HeavyLaneOptions> = Object.freeze({
@@ -38,6 +45,7 @@ export const DEFAULT_HEAVY_LANE: Readonly<HeavyLaneOptions> = Object.freeze({
   heavyBodyBytes: 8192,
   heavyAnswerBytes: 256 * 1024,
   maxWaiting: 16,
+  pieceBytes: 64 * 1024,
 });
 
 /**
@@ -66,7 +74,7 @@ export function registerHeavyLane(
   app: FastifyInstance,
   options: HeavyLaneOptions = DEFAULT_HEAVY_LANE,
 ): void {
-  const { maxWaiting, heavyAnswerBytes } = options;
+  const { maxWaiting, heavyAnswerBytes, pieceBytes } = options;
   const waiting: (() => void)[] = [];
   let scheduled = false;
 
@@ -111,15 +119,141 @@ export function registerHeavyLane(
     "preSerialization",
     function heavyAnswer(
       _request: FastifyRequest,
-      _reply: FastifyReply,
+      reply: FastifyReply,
       payload: unknown,
       done: (error: Error | null, payload?: unknown) => void,
     ) {
       const bytes = declaredAnswer.bytes;
       declaredAnswer.bytes = 0;
       if (bytes < heavyAnswerBytes || waiting.length >= maxWaiting) return done(null, payload);
-      // Heavy answers are rare: a closure each is no cost worth avoiding.
-      enqueue(() => done(null, payload));
+      // Heavy answers are rare: a closure (and a generator) each is no cost worth avoiding.
+      if (!isWalked(payload)) {
+        enqueue(() => done(null, payload));
+        return;
+      }
+      const pieces = jsonPieces(payload, pieceBytes);
+      const out = new JsonBuffer(bytes);
+      const piece = () => {
+        try {
+          let made = 0;
+          while (made < pieceBytes) {
+            const next = pieces.next();
+            if (next.done === true) {
+              const bytes = out.bytes();
+              reply.serializer(asIs);
+              reply.raw.once("finish", () => release(bytes));
+              done(null, bytes);
+              return;
+            }
+            out.append(next.value);
+            made += next.value.length;
+          }
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        enqueue(piece);
+      };
+      enqueue(piece);
     },
   );
+}
+
+/**
+ * The serialiser of an answer already made into JSON bytes. Fastify types a serialiser as
+ * making a string; it sends a Buffer as it would the string.
+ */
+const asIs = ((payload: Buffer) => payload) as unknown as (payload: unknown) => string;
+
+/**
+ * Frees an answer's buffer once the socket has taken all of it ("finish"). Left to the
+ * collector, buffers outlive their answers by many: one a few MB, promoted while its answer
+ * was made and written, waits for a full collection, and their memory stayed resident.
+ */
+function release(bytes: Buffer): void {
+  (bytes.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+}
+
+/** Arrays and plain objects without `toJSON`: what {@link jsonPieces} takes apart. */
+function isWalked(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(value)) return true;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * `JSON.stringify(value)` in pieces: arrays and plain objects are walked, and a long array
+ * is stringified a slice at a time, each slice about `pieceBytes` characters. Joined, the
+ * pieces are JSON.stringify's text for JSON data (what operations answer); a `toJSON` below
+ * the top is called with its index within a slice, not within its array.
+ *
+ * @example
+ * [...jsonPieces({ items: ["a", "b"] }, 1)].join(""); // '{"items":["a","b"]}'
+ */
+export function* jsonPieces(value: object, pieceBytes: number): Generator<string, void, undefined> {
+  if (!Array.isArray(value)) {
+    yield "{";
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const entry: unknown = (value as Record<string, unknown>)[key];
+      const head = `${first ? "" : ","}${JSON.stringify(key)}:`;
+      if (isWalked(entry)) {
+        yield head;
+        yield* jsonPieces(entry, pieceBytes);
+      } else {
+        const text = JSON.stringify(entry) as string | undefined;
+        // As JSON.stringify does: undefined, functions and symbols leave their key out.
+        if (text === undefined) continue;
+        yield head + text;
+      }
+      first = false;
+    }
+    yield "}";
+    return;
+  }
+  yield "[";
+  let items = 64;
+  for (let start = 0; start < value.length; ) {
+    const end = Math.min(value.length, start + items);
+    const text = JSON.stringify(value.slice(start, end));
+    if (start > 0) yield ",";
+    // The slice's own brackets dropped: a view of the string, written without a copy (joined
+    // to the comma, it was flattened into a new string first).
+    yield text.slice(1, -1);
+    items = Math.max(1, Math.floor(((end - start) * pieceBytes) / Math.max(text.length, 1)));
+    start = end;
+  }
+  yield "]";
+}
+
+/**
+ * A heavy answer's UTF-8 bytes, in one buffer allocated once at the size its operation
+ * declared (an upper bound), grown only should the declaration have been short.
+ */
+class JsonBuffer {
+  #buffer: Buffer;
+  #length = 0;
+
+  constructor(declaredBytes: number) {
+    this.#buffer = Buffer.allocUnsafeSlow(Math.max(declaredBytes, 1024));
+  }
+
+  append(text: string): void {
+    // A UTF-16 unit takes at most 3 bytes; only a piece near the end is measured exactly.
+    if (this.#buffer.length - this.#length < text.length * 3) {
+      const needed = this.#length + Buffer.byteLength(text);
+      if (needed > this.#buffer.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.#buffer.length * 2));
+        this.#buffer.copy(grown, 0, 0, this.#length);
+        this.#buffer = grown;
+      }
+    }
+    this.#length += this.#buffer.write(text, this.#length);
+  }
+
+  bytes(): Buffer {
+    return this.#buffer.subarray(0, this.#length);
+  }
 }

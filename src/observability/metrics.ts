@@ -4,6 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, type Metric, Registry } from "prom-client";
 import type { CalculationOutcome } from "../core/runner.js";
+import { answered, startIdleCollection } from "./idle-collection.js";
 
 export type Gateway = "rest" | "graphql" | "mcp";
 
@@ -60,6 +61,7 @@ export class HttpStats {
     }
     found.count += 1;
     found.sum += seconds;
+    answered.count += 1;
     for (let i = 0; i < DURATION_BUCKETS.length; i++) {
       if (seconds <= (DURATION_BUCKETS[i] as number)) {
         found.buckets[i] = (found.buckets[i] as number) + 1;
@@ -156,6 +158,7 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  startIdleCollection();
   const tallies: { labels: CalculationLabels; count: number }[] = [];
   const http = new HttpStats();
   registry.registerMetric(http.counter());

@@ -1,0 +1,42 @@
+import { getHeapStatistics } from "node:v8";
+import { describe, expect, it } from "vitest";
+import {
+  fullCollection,
+  IDLE_COLLECT_BYTES,
+  isCollecting,
+  QUIET_REQUESTS,
+} from "./idle-collection.js";
+
+const MB = 1024 * 1024;
+
+describe("idle collection", () => {
+  it("collects when the process is quiet and its heap grew since the low point", () => {
+    const looks = { seen: 100, base: 30 * MB };
+    // Busy: more than QUIET_REQUESTS answered since the last look, whatever the heap.
+    expect(isCollecting(looks, 100 + QUIET_REQUESTS + 1, 90 * MB)).toBe(false);
+    // Quiet, the heap not grown enough.
+    expect(isCollecting(looks, looks.seen + 1, 30 * MB + IDLE_COLLECT_BYTES - 1)).toBe(false);
+    // Quiet (a scrape or two) and grown: collects.
+    expect(isCollecting(looks, looks.seen + QUIET_REQUESTS, 30 * MB + IDLE_COLLECT_BYTES)).toBe(
+      true,
+    );
+  });
+
+  it("measures growth from the heap's lowest point seen since the last collection", () => {
+    const looks = { seen: 0, base: 50 * MB };
+    expect(isCollecting(looks, 0, 35 * MB)).toBe(false);
+    expect(looks.base).toBe(35 * MB);
+    expect(isCollecting(looks, 0, 35 * MB + IDLE_COLLECT_BYTES)).toBe(true);
+  });
+
+  it("collects fully, without exposing gc on the global scope", () => {
+    const collect = fullCollection();
+    let garbage: number[][] | undefined = Array.from({ length: 300_000 }, (_, i) => [i]);
+    const before = getHeapStatistics().used_heap_size;
+    garbage = undefined;
+    collect();
+    expect(before - getHeapStatistics().used_heap_size).toBeGreaterThan(IDLE_COLLECT_BYTES);
+    expect(garbage).toBeUndefined();
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+});

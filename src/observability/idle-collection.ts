@@ -1,0 +1,66 @@
+/**
+ * A full collection when the process falls quiet after work. V8 collects its old space when
+ * it nears a limit set after the last full collection, or from its memory reducer, which
+ * waits for an allocation rate that a scraped /metrics alone exceeds: after a burst the
+ * heap kept its garbage (tens of MB) and its pages indefinitely. Here, once a second, a
+ * process that answered few requests in that second and whose heap grew by
+ * {@link IDLE_COLLECT_BYTES} since the last look's low point collects it all, once.
+ */
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/** Heap grown since the last full collection (bytes) that a quiet process collects. */
+export const IDLE_COLLECT_BYTES = 8 * 1024 * 1024;
+/** How often the process looks whether it is quiet, in milliseconds. */
+export const IDLE_CHECK_MS = 1000;
+/** Requests answered in one look's interval, at most, for the process to count as quiet. */
+export const QUIET_REQUESTS = 5;
+
+/** Requests answered so far in this process (every app's request log adds to it). */
+export const answered = { count: 0 };
+
+let started = false;
+
+/** What the looks remember: requests answered at the last look, the heap's low point since. */
+export interface Looks {
+  seen: number;
+  base: number;
+}
+
+/**
+ * Whether a look that finds `count` requests answered so far and `used` bytes of heap
+ * collects; updates `looks` (the caller sets `base` after a collection).
+ *
+ * @example
+ * const looks = { seen: 0, base: 0 };
+ * isCollecting(looks, 2, 40 * 1024 * 1024); // true: quiet, and the heap grew
+ */
+export function isCollecting(looks: Looks, count: number, used: number): boolean {
+  const busy = count - looks.seen > QUIET_REQUESTS;
+  looks.seen = count;
+  if (busy || used - looks.base < IDLE_COLLECT_BYTES) {
+    looks.base = Math.min(looks.base, used);
+    return false;
+  }
+  return true;
+}
+
+/** V8's full collection, taken without exposing `gc` to the service's own global scope. */
+export function fullCollection(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+/** Starts the looks, once per process; the timer never keeps the process alive. */
+export function startIdleCollection(): void {
+  if (started) return;
+  started = true;
+  const collect = fullCollection();
+  // From zero: the first quiet look also collects what starting left behind.
+  const looks: Looks = { seen: answered.count, base: 0 };
+  setInterval(() => {
+    if (!isCollecting(looks, answered.count, getHeapStatistics().used_heap_size)) return;
+    collect();
+    looks.base = getHeapStatistics().used_heap_size;
+  }, IDLE_CHECK_MS).unref();
+}
