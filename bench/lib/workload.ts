@@ -314,8 +314,11 @@ export async function createManagedKey(origin: string, adminToken: string): Prom
   if (response.status !== 201) {
     throw new Error(`POST /admin/v1/keys → ${response.status} ${text.slice(0, 300)}`);
   }
-  const { key } = JSON.parse(text) as { key?: unknown };
+  const { key, plan } = JSON.parse(text) as { key?: unknown; plan?: unknown };
   if (typeof key !== "string") throw new Error("POST /admin/v1/keys answered no key");
+  if (!isDeepStrictEqual(plan, BENCH_QUOTA)) {
+    throw new Error(`POST /admin/v1/keys made a key with plan ${JSON.stringify(plan)}`);
+  }
   return key;
 }
 
