@@ -5,6 +5,7 @@ import {
   BENCH_QUOTA,
   buildWorkloads,
   checkWorkload,
+  createManagedKey,
   withKey,
 } from "../bench/lib/workload.js";
 import { loadOperations } from "../src/registry/loader.js";
@@ -47,5 +48,31 @@ describe("the quota rows", () => {
     } finally {
       globalThis.fetch = realFetch;
     }
+  });
+});
+
+describe("createManagedKey", () => {
+  const answering = async (status: number, body: unknown, run: () => Promise<unknown>) => {
+    const realFetch = globalThis.fetch;
+    try {
+      globalThis.fetch = async () => new Response(JSON.stringify(body), { status });
+      return await run();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  };
+  const create = () => createManagedKey("http://127.0.0.1:1", "t".repeat(32));
+
+  it("resolves to the secret of a key holding the bench's plan", async () => {
+    await expect(
+      answering(201, { key: "ucs_abc", plan: { ...BENCH_QUOTA } }, create),
+    ).resolves.toBe("ucs_abc");
+  });
+
+  it("refuses a key without that plan, and a refusal", async () => {
+    await expect(answering(201, { key: "ucs_abc", plan: null }, create)).rejects.toThrow(
+      /made a key with plan null/,
+    );
+    await expect(answering(401, { detail: "no" }, create)).rejects.toThrow(/→ 401/);
   });
 });
