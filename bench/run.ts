@@ -24,6 +24,7 @@
  * uvicorn. Every target also reports the CPU time its server process spent per request.
  */
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -70,12 +71,15 @@ import {
 } from "./lib/report.js";
 import {
   API_KEY,
+  BENCH_QUOTA,
   buildWorkloads,
   checkWorkload,
+  createManagedKey,
   isBareServer,
   isFrameworkServer,
   type ServerName,
   type Workload,
+  withKey,
   YARDSTICK_WORK_US,
 } from "./lib/workload.js";
 
@@ -206,7 +210,10 @@ function autocannonVersion(): string {
   return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
 
-/** The servers' stderr files: removed after a good run, kept after a failure. */
+/** The admin API's token in service-quota, which makes the managed key: new each run. */
+const ADMIN_TOKEN = randomBytes(32).toString("base64url");
+
+/** The servers' stderr files and key stores: removed after a good run, kept after a failure. */
 let logDir: string | undefined;
 
 /** RSS (MB) of each server's processes once started and idle: the process, or primary + workers. */
@@ -222,7 +229,15 @@ async function startServers(
     startNode({
       name,
       args: [...nodeFlags, path.join(ROOT, "dist", "src", "server.js")],
-      env: { ...START.env, NODE_ENV: "production", API_KEYS: API_KEY, LOG_LEVEL, ...extra },
+      env: {
+        ...START.env,
+        NODE_ENV: "production",
+        API_KEYS: API_KEY,
+        LOG_LEVEL,
+        // Its own key store, never the checkout's ./data.
+        DATA_DIR: path.join(logDir, `${name}-data`),
+        ...extra,
+      },
       logDir,
       cwd: ROOT,
     });
@@ -253,7 +268,13 @@ async function startServers(
               ? { WORKERS: "2" }
               : name === "service-warn"
                 ? { LOG_LEVEL: "warn" }
-                : {},
+                : name === "service-quota"
+                  ? {
+                      RATE_LIMIT: String(BENCH_QUOTA.limit),
+                      RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
+                      ADMIN_TOKEN,
+                    }
+                  : {},
           );
     servers.set(name, server);
     await waitReady(server, {
@@ -355,7 +376,7 @@ async function main(): Promise<number> {
     if (/\(no /.test(fastapi)) log(`FastAPI runs slower than it can: ${fastapi}`);
   } else log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
   const always = new Set(["raw", "bare-fastify"]);
-  const workloads = all.filter(
+  const chosen = all.filter(
     (w) =>
       (fastapi || w.name !== "fastapi") &&
       (always.has(w.name) || !opts.only || opts.only.includes(w.name)),
@@ -363,7 +384,7 @@ async function main(): Promise<number> {
 
   logDir = mkdtempSync(path.join(os.tmpdir(), "ucs-bench-"));
   const servers = await startServers(
-    new Set([...workloads.map((w) => w.server), ...(fairness ? (["service"] as const) : [])]),
+    new Set([...chosen.map((w) => w.server), ...(fairness ? (["service"] as const) : [])]),
     logDir,
     opts.nodeFlags,
     settings.pinned,
@@ -379,6 +400,16 @@ async function main(): Promise<number> {
     if (!server) throw new BenchError(`no server for ${workload.name}`);
     return server;
   };
+  const workloads = await Promise.all(
+    chosen.map(async (w) => {
+      if (!w.managedKey) return w;
+      try {
+        return withKey(w, await createManagedKey(serverOf(w).origin, ADMIN_TOKEN));
+      } catch (error) {
+        throw new BenchError(`${w.name}: ${(error as Error).message}`);
+      }
+    }),
+  );
 
   log("checking that every target answers correctly…");
   const problems = (

@@ -79,3 +79,41 @@ describe("the batch targets", () => {
     expect(mixed[0]?.information).toBeFalsy();
   });
 });
+
+describe("the managed key target (issue 32)", () => {
+  const line = (managedCpu: number[], staticCpu: number[]) => {
+    const names = ["raw", "rest-sum-static-quota", "rest-sum-managed"];
+    const records = [
+      ...rounds("raw", [28, 28, 29]),
+      ...rounds("rest-sum-static-quota", staticCpu),
+      ...rounds("rest-sum-managed", managedCpu),
+    ];
+    const checks = checkTargets(summarise(names.map(workload), records));
+    return checks.filter((c) => c.target.startsWith("managed key CPU/request"));
+  };
+
+  it("compares the medians' CPU per request, bound 1.10", () => {
+    expect(line([54, 55, 56], [50, 50, 51])).toEqual([
+      {
+        target: "managed key CPU/request ÷ static key with RATE_LIMIT ≤ 1.10",
+        measured: "1.10 (55.0 vs 50.0 µs/request)",
+        pass: true,
+      },
+    ]);
+    expect(line([56, 57, 58], [50, 50, 51])).toMatchObject([
+      { measured: "1.14 (57.0 vs 50.0 µs/request)", pass: false },
+    ]);
+  });
+
+  it(`is not judged when the static key's row moved more than ${MAX_YARDSTICK_SPREAD}× between rounds`, () => {
+    expect(line([55, 55, 55], [40, 50, 70])[0]?.unjudged).toMatch(
+      /rest-sum-static-quota's CPU per request moved 1\.75×/,
+    );
+  });
+
+  it("is absent unless both rows ran", () => {
+    const records = [...rounds("raw", [28]), ...rounds("rest-sum-managed", [55])];
+    const checks = checkTargets(summarise(["raw", "rest-sum-managed"].map(workload), records));
+    expect(checks.some((c) => c.target.startsWith("managed key"))).toBe(false);
+  });
+});

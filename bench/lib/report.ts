@@ -143,7 +143,12 @@ export const TARGETS = {
   /** A cheap client's p99 while 4 connections loop the costliest legal requests (issue 11). */
   cheapBesideCostlyP99Ms: 50,
   rssMbPerProcess: 150,
+  /** A managed key's CPU per request ÷ the static key's, both on the quota path (issue 32). */
+  managedToStaticCpu: 1.1,
 } as const;
+
+/** The rows whose service runs with a quota (RATE_LIMIT, a managed key's plan). */
+const QUOTA_ROWS: ReadonlySet<TargetName> = new Set(["rest-sum-static-quota", "rest-sum-managed"]);
 
 /** The yardstick targets: not the service, so the service's own targets do not apply. */
 const YARDSTICKS: ReadonlySet<TargetName> = new Set(["raw", "raw-10us", "bare-fastify", "fastapi"]);
@@ -222,6 +227,19 @@ export function checkTargets(summaries: readonly TargetSummary[]): TargetCheck[]
       information: !gated,
     });
   }
+  // Issue 32: the same request with a managed key holding its own plan, against the static
+  // key under RATE_LIMIT, in one process: what the key's lookup and plan add on the quota path.
+  const managed = of("rest-sum-managed");
+  const staticQuota = of("rest-sum-static-quota");
+  if (managed && staticQuota) {
+    const ratio = managed.cpuUsPerRequest / staticQuota.cpuUsPerRequest;
+    checks.push({
+      target: `managed key CPU/request ÷ static key with RATE_LIMIT ≤ ${TARGETS.managedToStaticCpu.toFixed(2)}`,
+      measured: `${fixed(ratio, 2)} (${fixed(managed.cpuUsPerRequest)} vs ${fixed(staticQuota.cpuUsPerRequest)} µs/request)`,
+      pass: ratio <= TARGETS.managedToStaticCpu,
+      ...(unsteady(staticQuota) ? { unjudged: unsteady(staticQuota) } : {}),
+    });
+  }
   // The service's targets: the bare servers calculate nothing.
   const service = summaries.filter((s) => !YARDSTICKS.has(s.target));
   for (const s of service) {
@@ -298,7 +316,10 @@ export function markdown(
       .join(
         "",
       )}node ${settings.nodeFlags.map((flag) => `${flag} `).join("")}dist/src/server.js\`, NODE_ENV=production, LOG_LEVEL=${settings.logLevel} ` +
-      "(one log line per request, to /dev/null), rate limits off (the default).  ",
+      "(one log line per request, to /dev/null), rate limits off (the default)" +
+      (summaries.some((s) => QUOTA_ROWS.has(s.target))
+        ? ` but in ${[...QUOTA_ROWS].join(" and ")}, which say theirs.  `
+        : ".  "),
     settings.fastapi
       ? `FastAPI: ${settings.fastapi}.`
       : "FastAPI: not run (no fastapi and uvicorn).",

@@ -25,7 +25,9 @@ export type TargetName =
   | "mcp-sum"
   | "bare-fastify"
   | "fastapi"
-  | "rest-sum-warn";
+  | "rest-sum-warn"
+  | "rest-sum-static-quota"
+  | "rest-sum-managed";
 
 /** Which process answers a target. */
 export type ServerName =
@@ -35,7 +37,17 @@ export type ServerName =
   | "workers2"
   | "bare-fastify"
   | "fastapi"
-  | "service-warn";
+  | "service-warn"
+  | "service-quota";
+
+/**
+ * The quota of the quota rows, the server's (RATE_LIMIT, RATE_LIMIT_WINDOW) and the managed
+ * key's plan alike: both take the quota path, and it never refuses a bench run.
+ */
+export const BENCH_QUOTA = { limit: 1_000_000_000, windowSeconds: 60 } as const;
+
+/** What every answer on the quota path carries: the quota it was charged to. */
+const QUOTA_POLICY = new RegExp(`;q=${BENCH_QUOTA.limit};w=${BENCH_QUOTA.windowSeconds}$`);
 
 /** CPU time the yardstick server spends per request (bench/raw-server.mjs WORK_US). */
 export const YARDSTICK_WORK_US = 10;
@@ -60,6 +72,8 @@ export interface BenchRequest {
   expect?: unknown;
   /** For GraphQL: the answer's `data` must have this many non-null operation fields. */
   graphqlFields?: number;
+  /** A header the answer must carry, its value matching. */
+  expectHeader?: { name: string; value: RegExp };
 }
 
 export interface Workload {
@@ -70,9 +84,15 @@ export interface Workload {
   calculationsPerRequest: number;
   /** Cycled through by every connection, in order. */
   requests: BenchRequest[];
+  /**
+   * Sent with a managed key, made through the admin API once the server is up (withKey),
+   * instead of API_KEY.
+   */
+  managedKey?: boolean;
 }
 
-const AUTH = { "x-api-key": API_KEY };
+const API_KEY_HEADER = "x-api-key";
+const AUTH = { [API_KEY_HEADER]: API_KEY };
 const SUM_ANSWER = { result: 6, decimal: "6", count: 3 };
 export const SUM_PATH = "/v1/math/sum?numbers=1,2,3";
 
@@ -118,6 +138,10 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
     path: SUM_PATH,
     headers: AUTH,
     expect: SUM_ANSWER,
+  };
+  const quotaSum: BenchRequest = {
+    ...restSum,
+    expectHeader: { name: "ratelimit-policy", value: QUOTA_POLICY },
   };
   const mix = operations.map((operation): BenchRequest => {
     const example = operation.examples[0];
@@ -226,6 +250,21 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       requests: [restSum],
     },
     {
+      name: "rest-sum-static-quota",
+      server: "service-quota",
+      description: `${sumDescription}, the static key, RATE_LIMIT=${BENCH_QUOTA.limit} RATE_LIMIT_WINDOW=${BENCH_QUOTA.windowSeconds} (the quota path, never refusing)`,
+      calculationsPerRequest: 1,
+      requests: [quotaSum],
+    },
+    {
+      name: "rest-sum-managed",
+      server: "service-quota",
+      description: `${sumDescription}, a managed key with its own plan (${BENCH_QUOTA.limit} per ${BENCH_QUOTA.windowSeconds} s), made through POST /admin/v1/keys in rest-sum-static-quota's process`,
+      calculationsPerRequest: 1,
+      requests: [quotaSum],
+      managedKey: true,
+    },
+    {
       name: "bare-fastify",
       server: "bare-fastify",
       description: `${sumDescription} from bare fastify: key hook, querystring schema, float sum`,
@@ -247,6 +286,40 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       requests: [restSum],
     },
   ];
+}
+
+/** `workload` sending `key` in place of API_KEY. */
+export function withKey(workload: Workload, key: string): Workload {
+  return {
+    ...workload,
+    requests: workload.requests.map((request) => ({
+      ...request,
+      headers: { ...request.headers, [API_KEY_HEADER]: key },
+    })),
+  };
+}
+
+/**
+ * Makes a managed key holding BENCH_QUOTA as its own plan through `origin`'s admin API;
+ * resolves to its secret.
+ */
+export async function createManagedKey(origin: string, adminToken: string): Promise<string> {
+  const response = await fetch(`${origin}/admin/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench", plan: BENCH_QUOTA }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const text = await response.text();
+  if (response.status !== 201) {
+    throw new Error(`POST /admin/v1/keys → ${response.status} ${text.slice(0, 300)}`);
+  }
+  const { key, plan } = JSON.parse(text) as { key?: unknown; plan?: unknown };
+  if (typeof key !== "string") throw new Error("POST /admin/v1/keys answered no key");
+  if (!isDeepStrictEqual(plan, BENCH_QUOTA)) {
+    throw new Error(`POST /admin/v1/keys made a key with plan ${JSON.stringify(plan)}`);
+  }
+  return key;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -285,6 +358,13 @@ export async function checkWorkload(origin: string, workload: Workload): Promise
       if (response.status !== 200) {
         problems.push(`${where} → ${response.status} ${text.slice(0, 300)}`);
         continue;
+      }
+      const header = request.expectHeader;
+      const value = header && response.headers.get(header.name);
+      if (header && !(value && header.value.test(value))) {
+        problems.push(
+          `${where} → ${header.name}: ${value ?? "(absent)"}, expected ${header.value}`,
+        );
       }
       const body: unknown = JSON.parse(text);
       if (request.expect !== undefined && !isDeepStrictEqual(body, request.expect)) {

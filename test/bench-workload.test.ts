@@ -1,0 +1,78 @@
+/** The bench's quota rows (bench/lib/workload.ts): one process, two keys, the quota path checked. */
+import { describe, expect, it } from "vitest";
+import {
+  API_KEY,
+  BENCH_QUOTA,
+  buildWorkloads,
+  checkWorkload,
+  createManagedKey,
+  withKey,
+} from "../bench/lib/workload.js";
+import { loadOperations } from "../src/registry/loader.js";
+
+describe("the quota rows", () => {
+  it("run in one process, the managed one marked for a key of its own", async () => {
+    const all = buildWorkloads(await loadOperations());
+    const staticQuota = all.find((w) => w.name === "rest-sum-static-quota");
+    const managed = all.find((w) => w.name === "rest-sum-managed");
+    expect(staticQuota?.server).toBe("service-quota");
+    expect(managed?.server).toBe("service-quota");
+    expect(staticQuota?.managedKey).toBeFalsy();
+    expect(managed?.managedKey).toBe(true);
+    expect(staticQuota?.requests[0]?.path).toBe(managed?.requests[0]?.path);
+    if (!managed) return;
+    const keyed = withKey(managed, "ucs_secret");
+    expect(keyed.requests[0]?.headers["x-api-key"]).toBe("ucs_secret");
+    expect(managed.requests[0]?.headers["x-api-key"]).toBe(API_KEY);
+  });
+
+  it("refuse an answer that did not go through the quota", async () => {
+    const all = buildWorkloads(await loadOperations());
+    const managed = all.find((w) => w.name === "rest-sum-managed");
+    if (!managed) throw new Error("no rest-sum-managed");
+    const body = JSON.stringify({ result: 6, decimal: "6", count: 3 });
+    const answer = (headers: Record<string, string>) =>
+      new Response(body, {
+        status: 200,
+        headers: { "content-type": "application/json", ...headers },
+      });
+    const realFetch = globalThis.fetch;
+    try {
+      globalThis.fetch = async () => answer({});
+      expect(await checkWorkload("http://127.0.0.1:1", managed)).toEqual([
+        expect.stringMatching(/ratelimit-policy: \(absent\)/),
+      ]);
+      const policy = `"k";q=${BENCH_QUOTA.limit};w=${BENCH_QUOTA.windowSeconds}`;
+      globalThis.fetch = async () => answer({ "ratelimit-policy": policy });
+      expect(await checkWorkload("http://127.0.0.1:1", managed)).toEqual([]);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+});
+
+describe("createManagedKey", () => {
+  const answering = async (status: number, body: unknown, run: () => Promise<unknown>) => {
+    const realFetch = globalThis.fetch;
+    try {
+      globalThis.fetch = async () => new Response(JSON.stringify(body), { status });
+      return await run();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  };
+  const create = () => createManagedKey("http://127.0.0.1:1", "t".repeat(32));
+
+  it("resolves to the secret of a key holding the bench's plan", async () => {
+    await expect(
+      answering(201, { key: "ucs_abc", plan: { ...BENCH_QUOTA } }, create),
+    ).resolves.toBe("ucs_abc");
+  });
+
+  it("refuses a key without that plan, and a refusal", async () => {
+    await expect(answering(201, { key: "ucs_abc", plan: null }, create)).rejects.toThrow(
+      /made a key with plan null/,
+    );
+    await expect(answering(401, { detail: "no" }, create)).rejects.toThrow(/→ 401/);
+  });
+});
