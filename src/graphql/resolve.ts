@@ -4,6 +4,7 @@
  * any other fault is logged here, with its request, and rethrown for the pipeline to mask.
  */
 import { GraphQLError } from "graphql";
+import { outOfScope } from "../access/control.js";
 import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
 import { locate, summarizeProblems } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
@@ -53,12 +54,9 @@ export function resolveOperation(
 ): unknown {
   const principal = context.req?.principal;
   if (principal !== undefined && !principal.allows(operation)) {
-    throw new GraphQLError(
-      `This API key's scopes do not include ${operation.area}/${operation.name}`,
-      {
-        extensions: { code: "FORBIDDEN" },
-      },
-    );
+    throw new GraphQLError(outOfScope(operation), {
+      extensions: { code: "FORBIDDEN" },
+    });
   }
   if (used !== undefined && context.req !== undefined) used(context.req, operation);
   // An explicit `null` for an optional argument means "not given", as in REST. A plain
