@@ -88,7 +88,7 @@ function packageKey(frame: CallFrame): string {
   }
   const relative = file.startsWith(ROOT) ? path.relative(ROOT, file) : file;
   const parts = relative.split("/");
-  // dist/src/rest/query.js → dist/src/rest; dist/operations/math/sum.js → dist/operations/math
+  // dist/src/core/query.js → dist/src/rest; dist/operations/math/sum.js → dist/operations/math
   return parts.slice(0, Math.min(3, parts.length - 1)).join("/") || relative;
 }
 

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyChecker, staticKeys } from "../src/access/keys.js";
+import { pathOf } from "../src/core/path.js";
 import { keyIdOf } from "../src/http/auth.js";
-import { pathOf } from "../src/rest/path.js";
 import { allOperations, TEST_KEY, testApp } from "./helpers.js";
 
 const operations = await allOperations();

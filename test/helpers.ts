@@ -3,9 +3,9 @@ import type { FastifyInstance } from "fastify";
 import { queryOf } from "../scripts/lib/query.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { pathOf } from "../src/core/path.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import { loadOperations, operationsDirs } from "../src/registry/loader.js";
-import { pathOf } from "../src/rest/path.js";
 
 export const TEST_KEY = "test-key-0123456789";
 export const AUTH = { "x-api-key": TEST_KEY };

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { pathOf } from "../src/rest/path.js";
+import { pathOf } from "../src/core/path.js";
 import { brokenOperation, liarOperation } from "./fixtures/faulty-operations.js";
 import { isOperationPath } from "./fuzz/generators.js";
 import { AUTH, allOperations, TEST_KEY, testApp } from "./helpers.js";

@@ -4,8 +4,8 @@
  * its latency. It shows whether expensive requests starve everyone else.
  */
 import autocannon from "autocannon";
+import { pathOf } from "../../src/core/path.js";
 import type { AnyOperation } from "../../src/kit/define.js";
-import { pathOf } from "../../src/rest/path.js";
 import { API_KEY, SUM_PATH } from "./workload.js";
 
 export const FAIRNESS_TARGET = "cheap-beside-costly";

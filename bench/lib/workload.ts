@@ -5,10 +5,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { queryOf } from "../../scripts/lib/query.js";
+import { pathOf } from "../../src/core/path.js";
 import { exampleQuery } from "../../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
-import { pathOf } from "../../src/rest/path.js";
 
 export const API_KEY = "bench-key-0123456789abcdefghijklmn";
 

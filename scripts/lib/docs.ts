@@ -7,10 +7,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { printSchema } from "graphql";
+import { pathOf } from "../../src/core/path.js";
 import { buildGraphqlSchema, graphqlFieldOf } from "../../src/graphql/schema.js";
 import type { AnyOperation } from "../../src/kit/define.js";
 import { buildOpenApiDocument } from "../../src/openapi/document.js";
-import { pathOf } from "../../src/rest/path.js";
 
 type Schema = {
   type?: string | string[];

@@ -8,12 +8,12 @@
  * its `guardedIo`.
  */
 
+import { pathOf } from "../core/path.js";
 import { locate } from "../core/problems.js";
+import { planFor, QueryValues, toInput } from "../core/query.js";
 import { execute, InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
-import { pathOf } from "../rest/path.js";
-import { planFor, QueryValues, toInput } from "../rest/query.js";
 import { listing, operationHelp, PROGRAM, usage } from "./help.js";
 import { runKeys } from "./keys.js";
 import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, guardedIo, report } from "./output.js";

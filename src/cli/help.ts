@@ -3,9 +3,10 @@
  * and each operation's parameters (kind, bounds, default, documentation) and examples as
  * commands.
  */
+
+import { jsonSchema } from "../core/json-schema.js";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
-import { jsonSchema } from "../openapi/document.js";
 import { formatValue } from "./output.js";
 
 export const PROGRAM = "ucs";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { QueryValues } from "../rest/query.js";
+import type { QueryValues } from "../core/query.js";
 
 export const GRAPHIQL_ASSETS_PATH = "/graphql/assets";
 

@@ -10,8 +10,8 @@ import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import type { QueryValues } from "../core/query.js";
 import { jsonShapeRefusal } from "../http/json-body.js";
-import type { QueryValues } from "../rest/query.js";
 
 /** `extensions.code` of a refusal, by HTTP status. */
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {

@@ -5,9 +5,9 @@
 import { createServer, type ServerOptions } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from "fastify";
 import type { Config } from "../config.js";
+import { parseQueryString } from "../core/query.js";
 import { logDestination } from "../observability/log-destination.js";
 import type { Metrics } from "../observability/metrics.js";
-import { parseQueryString } from "../rest/query.js";
 import { trackConnections } from "./connections.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
 import { noChildLogger, type RequestLog, requestIdOf } from "./observability.js";

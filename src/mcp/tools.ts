@@ -6,12 +6,12 @@
  */
 import type { CallToolResult, ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { chargedCost, costProblem, declaredCost, refusalCost, type Spent } from "../core/budget.js";
+import { jsonSchema } from "../core/json-schema.js";
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
-import { jsonSchema } from "../openapi/document.js";
 
 type JsonObject = Record<string, unknown>;
 

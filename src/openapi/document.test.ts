@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { jsonSchema } from "../core/json-schema.js";
 import { defineOperation } from "../kit/define.js";
 import { decimal, list } from "../kit/params.js";
-import { buildOpenApiDocument, jsonSchema } from "./document.js";
+import { buildOpenApiDocument } from "./document.js";
 
 const lookup = defineOperation({
   area: "things",

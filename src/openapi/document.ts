@@ -4,26 +4,11 @@
  */
 import { z } from "zod";
 import { adminDocument } from "../admin/openapi.js";
+import type { JsonObject } from "../core/json-schema.js";
+import { jsonSchema } from "../core/json-schema.js";
+import { pathOf } from "../core/path.js";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
-import { pathOf } from "../rest/path.js";
-
-type JsonObject = Record<string, unknown>;
-
-/**
- * The JSON Schema of a zod schema as either side sees it: the one conversion every
- * surface that states a schema uses (OpenAPI here, MCP tools).
- *
- * @example
- * jsonSchema(sum.input, "input").properties.numbers.maxItems; // 10000
- */
-export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonObject {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: "any",
-  }) as JsonObject;
-  return rest;
-}
 
 const problemSchema = {
   type: "object",

@@ -3,10 +3,10 @@
  * encapsulated scope, each behind the access layer's hook and answered by the shared runner.
  */
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
+import { pathOf, REST_PREFIX, routeOf } from "../core/path.js";
+import { planFor, type QueryPlan, type QueryValues, toInput } from "../core/query.js";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
-import { pathOf, REST_PREFIX, routeOf } from "./path.js";
-import { planFor, type QueryPlan, type QueryValues, toInput } from "./query.js";
 
 /** An operation as REST serves it: its path and how its query becomes its input. */
 export interface RestRoute {

@@ -12,7 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pathOf } from "../../src/rest/path.js";
+import { pathOf } from "../../src/core/path.js";
 import { allOperations, queryOf, urlOf } from "../helpers.js";
 import {
   freePort,

@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
-import { pathOf } from "../../src/rest/path.js";
+import { pathOf } from "../../src/core/path.js";
 import { allOperations, testApp } from "../helpers.js";
 import { isOperationPath } from "./generators.js";
 import { dereference, JSON_CONTENT_TYPE, Oracle } from "./oracle.js";

@@ -8,9 +8,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathOf } from "../../src/core/path.js";
 import type { Problem } from "../../src/kit/errors.js";
 import { toolNameOf } from "../../src/mcp/tools.js";
-import { pathOf } from "../../src/rest/path.js";
 import { allOperations, queryOf } from "../helpers.js";
 import {
   asToolProblems,
