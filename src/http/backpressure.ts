@@ -21,7 +21,9 @@ import type {
   HookHandlerDoneFunction,
 } from "fastify";
 import { sendError } from "./errors.js";
-import { BODY_LIMIT_BYTES } from "./server-options.js";
+
+/** The largest request body any route reads; past it, 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BackpressureOptions {
   /** Requests one connection may have waiting behind the one it runs. */

@@ -20,6 +20,8 @@ import {
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
+import { countingRunner } from "../observability/calculation-counters.js";
+import type { Surface } from "../surface.js";
 import type { Exchange, McpAnswer } from "./exchange.js";
 import { createMcpTools, type McpTools } from "./tools.js";
 
@@ -266,3 +268,11 @@ export function registerMcp(
     );
   }
 }
+
+/** MCP over HTTP: `/mcp` and its tool sets `/mcp/<area>`. */
+export const mcpSurface: Surface = {
+  name: "mcp",
+  register(app, { operations, access, metrics }) {
+    registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+  },
+};

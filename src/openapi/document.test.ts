@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { adminDocument } from "../admin/openapi.js";
 import { jsonSchema } from "../core/json-schema.js";
 import { defineOperation } from "../kit/define.js";
 import { decimal, list } from "../kit/params.js";
@@ -34,7 +35,8 @@ const plain = defineOperation({
   handler: () => ({ n: 0 }),
 });
 
-const document = buildOpenApiDocument([lookup, plain], { version: "9.9.9" });
+// With the admin surface's fragment, as app.ts composes it.
+const document = buildOpenApiDocument([lookup, plain], { version: "9.9.9" }, [adminDocument()]);
 const get = (path: string) =>
   (document.paths[path] as { get: Record<string, unknown> } | undefined)?.get;
 
