@@ -109,8 +109,12 @@ describe("quotaExceeded: the one sentence of every surface's 429", () => {
   };
   it.each([
     [
-      1,
+      undefined,
       "Too many requests: this API key is limited to 100 units per 60 seconds; retry in 12 seconds",
+    ],
+    [
+      1,
+      "Too many requests: this API key is limited to 100 units per 60 seconds; this request asks for 1; retry in 12 seconds",
     ],
     [
       3,
@@ -120,7 +124,7 @@ describe("quotaExceeded: the one sentence of every surface's 429", () => {
       0,
       "Too many requests: this API key is limited to 100 units per 60 seconds; none is left; retry in 12 seconds",
     ],
-  ])("asking for %i unit(s)", (asked, sentence) => {
+  ])("asking for %s unit(s)", (asked, sentence) => {
     expect(quotaExceeded(state, "this API key", asked)).toBe(sentence);
   });
 });

@@ -31,16 +31,17 @@ export interface QuotaState {
 
 /**
  * The one sentence every surface answers a request over a quota with: who is limited,
- * to what, what the request asked for when it asked for more than one unit, and when to
- * retry.
+ * to what, what the request asked for (when it is counted in units: GraphQL, MCP), and
+ * when to retry.
  *
  * @example
  * quotaExceeded(state, "this API key", 3);
  * // "Too many requests: this API key is limited to 100 units per 60 seconds; this request asks for 3; retry in 12 seconds"
  */
-export function quotaExceeded(state: QuotaState, subject: string, asked = 1): string {
+export function quotaExceeded(state: QuotaState, subject: string, asked?: number): string {
   const { limit, windowSeconds } = state.policy;
-  const ask = asked > 1 ? `; this request asks for ${asked}` : asked === 0 ? "; none is left" : "";
+  const ask =
+    asked === undefined ? "" : asked > 0 ? `; this request asks for ${asked}` : "; none is left";
   return `Too many requests: ${subject} is limited to ${limit} units per ${windowSeconds} seconds${ask}; retry in ${state.resetSeconds} seconds`;
 }
 
