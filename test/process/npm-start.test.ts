@@ -68,6 +68,14 @@ describe("npm start", () => {
     const pid = serverPid(npm);
     expect(pid, npm.output()).toBeGreaterThan(0);
     expect(pid).not.toBe(npm.pid);
+    // The start log says where the docs and the keys are, and / points to them.
+    await waitFor(() => npm.stdout.includes("kill -HUP"), 5_000);
+    expect(npm.stdout).toContain(`http://127.0.0.1:${port}/docs`);
+    expect(npm.stdout).toMatch(/stored in \S+keys\.sqlite; the first: npx ucs keys create/);
+    expect(npm.stdout).toContain(`kill -HUP ${pid}`);
+    const root = await httpGet(port, "/");
+    expect(root.status).toBe(200);
+    expect(JSON.parse(root.body)).toMatchObject({ docs: "/docs", graphql: "/graphql" });
 
     npm.signal("SIGTERM");
     const stopped = await waitFor(() => !alive(pid as number), 15_000, 50);
