@@ -4,13 +4,21 @@
  *
  * - Refuses, in one line, a Node.js outside package.json's `engines` (node:sqlite needs 22.15).
  * - Compiles src/ and operations/ into a clean dist/ (a deleted module's output never lingers)
- *   and stamps dist/ with the time the compile began, once it succeeded.
+ *   and stamps dist/ with the time the compile began, once it succeeded; one build at a time.
  * - `--if-stale` compiles only when an input (src/, operations/, the tsconfigs, package.json,
  *   the lockfile) is newer than the stamp: a start with an up-to-date build does not rebuild.
  *   Directories count too: deleting or renaming a file changes its folder's time.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +85,69 @@ export function upToDate(root) {
   return newestInput(root) <= stamp;
 }
 
+const LOCK = path.join(DIST, ".build-lock");
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+};
+
+/**
+ * Runs `build` holding dist/.build-lock: two starts (or two test files) at once would
+ * otherwise empty and fill dist/ over each other. A lock whose process is gone is taken
+ * over; waits at most 10 minutes for a live one.
+ */
+function locked(build) {
+  mkdirSync(DIST, { recursive: true });
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      writeFileSync(LOCK, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+      let live;
+      try {
+        // Empty: its holder is between creating it and writing its pid.
+        const holder = Number(readFileSync(LOCK, "utf8"));
+        live = holder > 0 ? alive(holder) : Date.now() - statSync(LOCK).mtimeMs < 10_000;
+      } catch {
+        continue; // released meanwhile
+      }
+      if (live && Date.now() < deadline) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+      } else {
+        rmSync(LOCK, { force: true });
+      }
+    }
+  }
+  try {
+    build();
+  } finally {
+    rmSync(LOCK, { force: true });
+  }
+}
+
+function compile() {
+  const began = new Date();
+  for (const entry of readdirSync(DIST)) {
+    if (entry !== ".build-lock") rmSync(path.join(DIST, entry), { recursive: true, force: true });
+  }
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) return result.status ?? 1;
+  writeFileSync(STAMP, "");
+  utimesSync(STAMP, began, began);
+  return 0;
+}
+
 function main() {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
   const problem = nodeProblem(process.versions.node, pkg.engines.node);
@@ -84,17 +155,14 @@ function main() {
     process.stderr.write(`${problem}\n`);
     process.exit(1);
   }
-  if (process.argv.includes("--if-stale") && upToDate(ROOT)) return;
-  const began = new Date();
-  rmSync(DIST, { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
-    cwd: ROOT,
-    stdio: "inherit",
+  const ifStale = process.argv.includes("--if-stale");
+  if (ifStale && upToDate(ROOT)) return;
+  let status = 0;
+  // Checked again under the lock: another build may have just finished.
+  locked(() => {
+    if (!(ifStale && upToDate(ROOT))) status = compile();
   });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(STAMP, "");
-  utimesSync(STAMP, began, began);
+  if (status !== 0) process.exit(status);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
