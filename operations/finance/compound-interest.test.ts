@@ -103,7 +103,7 @@ describe("finance/compound-interest", () => {
     ]) {
       const started = performance.now();
       execute(compoundInterest, input);
-      expect(performance.now() - started).toBeLessThan(200);
+      expect(performance.now() - started).toBeLessThan(1000);
     }
   });
 
