@@ -11,7 +11,8 @@ const MAX_TEXT_CHARACTERS = 20_000;
 const WORK_PER_UNIT = 3_000;
 const WORK_PER_ASCII_UNIT = 600;
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Any character outside ASCII (the cost of segmenting it is higher). */
+const NOT_ASCII = /[^\p{ASCII}]/u;
 /** Line terminators: CR LF as one, then LF, CR, NEL, LS, PS. */
 const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/g;
 
@@ -148,7 +149,7 @@ export default defineOperation({
     },
   ],
   cost: ({ text: value }) => ({
-    work: value.length * (ASCII.test(value) ? WORK_PER_ASCII_UNIT : WORK_PER_UNIT),
+    work: value.length * (NOT_ASCII.test(value) ? WORK_PER_UNIT : WORK_PER_ASCII_UNIT),
     bytes: 512,
     loc: ["text"],
   }),
