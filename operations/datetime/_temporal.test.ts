@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { CalculationError } from "../../src/kit/errors.js";
-import { readDuration, readMoment, readTimeZone } from "./_temporal.js";
+import { readDuration, readMoment, readTimeZone, temporalLoaded } from "./_temporal.js";
 
 describe("datetime/_temporal", () => {
+  // First in the file: importing the module must not load the polyfill (~6 MB, and ~8 MB more
+  // of ICU time-zone data on first use); the first call does.
+  it("loads the polyfill on first use, not at import", () => {
+    expect(temporalLoaded()).toBe(false);
+    readMoment("2024-01-01", "x");
+    expect(temporalLoaded()).toBe(true);
+  });
+
   it.each([
     ["2024-03-10", "date"],
     ["2024-03-10T12:30", "date-time"],

@@ -23,6 +23,9 @@ export function temporal(): typeof TemporalApi {
   return loaded;
 }
 
+/** Whether the polyfill has been loaded yet (for the test that it is not loaded at import). */
+export const temporalLoaded = () => loaded !== undefined;
+
 /** Longest date, date-time, duration or zone text accepted: any valid one is far shorter. */
 export const MAX_MOMENT_LENGTH = 100;
 

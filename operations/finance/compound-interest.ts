@@ -146,8 +146,8 @@ export default defineOperation({
       "period); below that is a 422. Continuous compounding is not offered: e^x is never an exact " +
       "decimal.",
     "Arithmetic is exact rational. `amountDecimal` and `interestDecimal` are exact when the amount " +
-      "terminates within 10,000 digits (always for `annually`, `semiannually` and `quarterly` with " +
-      "few periods) and `isExact` is true; otherwise each is the exact value correctly rounded to 50 " +
+      "terminates within 10,000 digits (`annually`, `semiannually` and `quarterly` always terminate; " +
+      "`monthly`, `weekly` and `daily` only when the rate makes them) and `isExact` is true; otherwise each is the exact value correctly rounded to 50 " +
       "significant digits, half to even (the kit's rounding), and `isExact` is false. `amount` and " +
       "`interest` are the doubles nearest to the exact values. A value whose plain notation would " +
       "need more than 10,000 digits is a 422.",
