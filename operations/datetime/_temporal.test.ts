@@ -49,6 +49,13 @@ describe("datetime/_temporal", () => {
     );
   });
 
+  it("hints at %2B when a '+' arrived as a space", () => {
+    expect(() => readMoment("2024-03-10T12:30:00 05:30", "start")).toThrow("%2B");
+    expect(() => readMoment(" 010000-01-01", "start")).toThrow("%2B");
+    expect(() => readTimeZone(" 05:30", "to")).toThrow("%2B");
+    expect(() => readTimeZone("Mars/Base", "to")).not.toThrow("%2B");
+  });
+
   it.each([
     ["europe/paris", "Europe/Paris"],
     ["UTC", "UTC"],

@@ -31,7 +31,10 @@ export const MAX_MOMENT_LENGTH = 100;
 
 /** A text parameter holding a date, date-time, duration or zone. */
 export const momentText = (description: string) =>
-  text({ min: 1, max: MAX_MOMENT_LENGTH, description });
+  text({ min: 1, max: MAX_MOMENT_LENGTH, description: `${description}${PLUS_IN_URL}` });
+
+/** Offsets and extended years start with `+`, which a URL query turns into a space. */
+const PLUS_IN_URL = " In a URL, send a `+` as `%2B`.";
 
 /** What a text holding a point in time turned out to be. */
 export const MOMENT_KINDS = ["date", "date-time", "instant", "zoned"] as const;
@@ -65,14 +68,20 @@ const ZONE_IN_BRACKETS = /\[!?([^\]=]+)\]/;
  * Runs `read`; a RangeError or TypeError of Temporal's (bad text, out of range) becomes a
  * 422 at `field`, saying what was expected.
  */
-export function attempt<T>(read: () => T, field: string, what: string): T {
+export function attempt<T>(read: () => T, field: string, what: string, sent?: string): T {
   try {
     return read();
   } catch (error) {
     if (error instanceof CalculationError) throw error;
-    throw new CalculationError(`${field} is not ${what}: ${reason(error)}`, [field]);
+    throw new CalculationError(`${field} is not ${what}: ${reason(error)}${plusHint(sent)}`, [
+      field,
+    ]);
   }
 }
+
+/** A `+` sent unescaped in a URL arrives as a space: say so, it is the usual cause. */
+const plusHint = (sent: string | undefined) =>
+  sent !== undefined && / \d/.test(sent) ? " (a '+' in a URL must be sent as %2B)" : "";
 
 /**
  * Reads a date (`2024-03-10`), a date-time without offset (`2024-03-10T12:30`), an instant
@@ -87,7 +96,12 @@ export function readMoment(textValue: string, field: string): Moment {
     if (zone !== undefined) readTimeZone(zone, field);
     return {
       kind: "zoned",
-      value: attempt(() => T.ZonedDateTime.from(textValue), field, "a zoned date-time (RFC 9557)"),
+      value: attempt(
+        () => T.ZonedDateTime.from(textValue),
+        field,
+        "a zoned date-time (RFC 9557)",
+        textValue,
+      ),
     };
   }
   if (HAS_TIME.test(textValue)) {
@@ -98,10 +112,13 @@ export function readMoment(textValue: string, field: string): Moment {
     }
     return {
       kind: "date-time",
-      value: attempt(() => T.PlainDateTime.from(textValue), field, what),
+      value: attempt(() => T.PlainDateTime.from(textValue), field, what, textValue),
     };
   }
-  return { kind: "date", value: attempt(() => T.PlainDate.from(textValue), field, what) };
+  return {
+    kind: "date",
+    value: attempt(() => T.PlainDate.from(textValue), field, what, textValue),
+  };
 }
 
 /**
@@ -114,7 +131,7 @@ export function readTimeZone(id: string, field: string): string {
     return T.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(id).timeZoneId;
   } catch {
     throw new CalculationError(
-      `unknown time zone '${id}': use an IANA name such as 'Europe/Paris' or 'UTC', or an offset such as '+05:30'`,
+      `unknown time zone '${id}': use an IANA name such as 'Europe/Paris' or 'UTC', or an offset such as '+05:30'${plusHint(id)}`,
       [field],
     );
   }
@@ -122,7 +139,7 @@ export function readTimeZone(id: string, field: string): string {
 
 /** A time zone parameter: an IANA name or an offset. */
 export const timeZoneText = (description: string) =>
-  text({ min: 1, max: MAX_MOMENT_LENGTH, description });
+  text({ min: 1, max: MAX_MOMENT_LENGTH, description: `${description}${PLUS_IN_URL}` });
 
 /** An ISO 8601 duration (`P1Y2M`, `-PT90M`, `P1DT12H`), or a 422 at `field`. */
 export function readDuration(textValue: string, field: string): TemporalApi.Duration {
