@@ -167,7 +167,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     used: (request, operation) => access.used(request as FastifyRequest, operation, 1),
     fastPath: options.graphqlFastPath ?? true,
   });
-  registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+  registerMcp(app, operations, access, countingRunner(metrics, "mcp"), {
+    allowedOrigins: config.corsOrigins,
+    toolSearchThreshold: config.mcpToolSearchThreshold,
+  });
 
   return app;
 }
