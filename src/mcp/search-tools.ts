@@ -113,6 +113,14 @@ function target(args: unknown): { name: string; args: JsonObject | undefined } |
   return { name: args.name, args: inner };
 }
 
+/** The lower-case words of `text`. */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
 function refused(message: string): CallToolResult {
   return errorResult([{ loc: ["arguments"], msg: message, type: "value_error" }]);
 }
@@ -129,9 +137,12 @@ export function withToolSearch(tools: McpTools): McpTools {
     }
   }
   const list: ListToolsResult = { tools: [SEARCH_TOOL, CALL_TOOL_TOOL] };
-  // What each tool is searched by, made once.
+  // What each tool is searched by, made once: its name, its name's words, its text's words.
   const names = all.map((tool) => tool.name.toLowerCase());
-  const texts = all.map((tool) => `${tool.title ?? ""} ${tool.description ?? ""}`.toLowerCase());
+  const nameWords = names.map((name) => new Set(name.split("_")));
+  const textWords = all.map(
+    (tool) => new Set(wordsOf(`${tool.title ?? ""} ${tool.description ?? ""}`)),
+  );
   const listBytes = Buffer.byteLength(JSON.stringify(all));
 
   function search(args: JsonObject): CallToolResult {
@@ -149,17 +160,15 @@ export function withToolSearch(tools: McpTools): McpTools {
     ) {
       return refused(`limit must be an integer from 1 to ${MAX_SEARCH_RESULTS}`);
     }
-    const words = query
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((word) => word.length > 0)
-      .slice(0, MAX_QUERY_WORDS);
+    const words = wordsOf(query).slice(0, MAX_QUERY_WORDS);
     const scored: { index: number; score: number }[] = [];
     for (let index = 0; index < all.length; index++) {
       let score = 0;
+      // A word of the name counts most, then a part of it ("sum" in "checksum"), then the text.
       for (const word of words) {
-        if ((names[index] as string).includes(word)) score += 3;
-        if ((texts[index] as string).includes(word)) score += 1;
+        if (nameWords[index]?.has(word)) score += 4;
+        else if (names[index]?.includes(word)) score += 2;
+        if (textWords[index]?.has(word)) score += 1;
       }
       if (score > 0) scored.push({ index, score });
     }
