@@ -51,11 +51,7 @@ type Rpc = {
 };
 
 function poster(app: () => FastifyInstance) {
-  return (
-    body: unknown,
-    headers: Record<string, string | undefined> = {},
-    path = "/mcp",
-  ): ReturnType<FastifyInstance["inject"]> => {
+  return (body: unknown, headers: Record<string, string | undefined> = {}, path = "/mcp") => {
     const all: Record<string, string> = {
       "x-api-key": TEST_KEY,
       accept: "application/json, text/event-stream",
@@ -219,7 +215,9 @@ describe("the quota in a call's _meta", () => {
   it("on invalid input too, and not on other answers", async () => {
     const bad = (await post(call("math_sum", { numbers: ["x"] }))).json() as Rpc;
     expect(bad.result?.isError).toBe(true);
-    expect((bad.result?._meta as Record<string, unknown>)[QUOTA_META_KEY]).toBeDefined();
+    expect(
+      (bad.result?._meta as Record<string, unknown> | undefined)?.[QUOTA_META_KEY],
+    ).toBeDefined();
     const listed = (await post(list)).json() as Rpc;
     expect(listed.result?._meta).toBeUndefined();
   });
@@ -245,7 +243,7 @@ describe("search_tools / call_tool past the threshold", () => {
 
   const names = async (path: string, key = TEST_KEY) => {
     const answer = (await send(list, { "x-api-key": key }, path)).json() as Rpc;
-    return (answer.result?.tools as { name: string }[]).map((tool) => tool.name);
+    return ((answer.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
   };
   const search = async (query: string, key = TEST_KEY, path = "/mcp", limit?: number) => {
     const answer = (
@@ -401,7 +399,8 @@ describe("portable tool definitions", () => {
 
   it("keeps a nullable field's meaning: a number or null", async () => {
     const sum = (await definitions("0")).find((tool) => tool.name === "math_sum");
-    const result = (sum?.outputSchema as { properties: Record<string, unknown> }).properties.result;
+    const result = (sum?.outputSchema as { properties: Record<string, unknown> } | undefined)
+      ?.properties.result;
     expect(result).toMatchObject({ anyOf: [{ type: "number" }, { type: "null" }] });
   });
 });
