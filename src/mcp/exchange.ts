@@ -10,7 +10,6 @@ import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isInitializeRequest,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
   type RequestId,
@@ -181,6 +180,33 @@ export class Exchange implements Transport {
 }
 
 /**
+ * Whether `item` is a request that `JSONRPCMessageSchema` certainly accepts, as it is: only
+ * `jsonrpc: "2.0"`, a string or integer `id`, a string `method` and, if any, `params` that
+ * are an object without `_meta` (whose shape the schema checks). Anything else goes to the
+ * schema. Checking the common call by hand spares a zod union's parse on every request.
+ */
+function isPlainRequest(item: unknown): boolean {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
+  for (const key in item) {
+    if (key !== "jsonrpc" && key !== "id" && key !== "method" && key !== "params") return false;
+  }
+  const { jsonrpc, id, method, params } = item as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || typeof method !== "string") return false;
+  if (typeof id !== "string" && !Number.isInteger(id)) return false;
+  if (params === undefined) return !("params" in item);
+  return (
+    typeof params === "object" && params !== null && !Array.isArray(params) && !("_meta" in params)
+  );
+}
+
+/** Whether a framed message is a request: notifications have no id, responses no method. */
+function isRequest(
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { id: RequestId; method: string } {
+  return "method" in message && "id" in message;
+}
+
+/**
  * Frames one `POST /mcp` whose body fastify has parsed, as the SDK's stateless transport
  * with JSON responses would: 406 without both media types in `Accept`, 415 for a body that
  * is not JSON, 400 for a batch over {@link MAX_BATCH_SIZE} messages, a message that is
@@ -215,12 +241,22 @@ export function frame(headers: McpHeaders, body: unknown): JSONRPCMessage[] | Mc
   }
   const raw = Array.isArray(body) ? body : [body];
   const messages: JSONRPCMessage[] = [];
+  let initializing = false;
   for (const item of raw) {
-    const parsed = JSONRPCMessageSchema.safeParse(item);
-    if (!parsed.success) return mcpError(400, PARSE_ERROR, "Parse error: Invalid JSON-RPC message");
-    messages.push(parsed.data);
+    if (isPlainRequest(item)) {
+      messages.push(item as JSONRPCMessage);
+    } else {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success) {
+        return mcpError(400, PARSE_ERROR, "Parse error: Invalid JSON-RPC message");
+      }
+      messages.push(parsed.data);
+    }
+    // The schema check only for what may be one: most messages are not initializations.
+    if ((item as { method?: unknown }).method === "initialize" && isInitializeRequest(item)) {
+      initializing = true;
+    }
   }
-  const initializing = messages.some(isInitializeRequest);
   if (initializing && messages.length > 1) {
     return mcpError(
       400,
@@ -272,17 +308,24 @@ export async function dispatch(
   messages: readonly JSONRPCMessage[],
   quota?: QuotaMeta,
 ): Promise<McpAnswer> {
-  const answers: Promise<JSONRPCMessage>[] = [];
-  for (const message of messages) {
-    if (isJSONRPCRequest(message)) answers.push(exchange.request(message));
-    else exchange.notify(message);
+  let responses: JSONRPCMessage[];
+  const only = messages.length === 1 ? messages[0] : undefined;
+  if (only !== undefined && isRequest(only)) {
+    // The usual request, one call: no arrays of promises to make.
+    responses = [await exchange.request(only)];
+  } else {
+    const answers: Promise<JSONRPCMessage>[] = [];
+    for (const message of messages) {
+      if (isRequest(message)) answers.push(exchange.request(message));
+      else exchange.notify(message);
+    }
+    if (answers.length === 0) return { status: 202, body: undefined };
+    responses = await Promise.all(answers);
   }
-  if (answers.length === 0) return { status: 202, body: undefined };
-  const responses = await Promise.all(answers);
   if (quota !== undefined) {
     let index = 0;
     for (const message of messages) {
-      if (!isJSONRPCRequest(message)) continue;
+      if (!isRequest(message)) continue;
       const response = responses[index++] as { result?: Record<string, unknown> };
       if (message.method !== "tools/call" || response.result === undefined) continue;
       // Each call's result is its own object, made for this request.

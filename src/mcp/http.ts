@@ -116,47 +116,65 @@ export function registerMcp(
   const all = createMcpTools(operations, run, (error) =>
     app.log.error({ err: error }, "unexpected fault"),
   );
-  // The SDK is imported on the first request.
+  // The SDK is imported on the first request; once loaded, requests use it without a promise.
+  let loaded: ExchangeModule | undefined;
   let exchangeModule: Promise<ExchangeModule> | undefined;
   const sdk = (): Promise<ExchangeModule> => {
     if (exchangeModule === undefined) {
       exchangeModule = import("./exchange.js");
-      exchangeModule.catch(() => {
-        exchangeModule = undefined; // the next request tries again
-      });
+      exchangeModule.then(
+        (module) => {
+          loaded = module;
+        },
+        () => {
+          exchangeModule = undefined; // the next request tries again
+        },
+      );
     }
     return exchangeModule;
   };
-  const views = new Map<string, Promise<View>>();
+  /** Views by set and scopes: a promise while the view is being made, the view once made. */
+  const views = new Map<string, View | Promise<View>>();
+  /** The key of a principal with every scope, by set: made once, not per request. */
+  const everythingKeys = new Map<string | undefined, string>();
 
   /** The view of tool set `area` (undefined: every area) for `principal`'s scopes. */
-  function viewOf(area: string | undefined, principal: Principal): Promise<View> {
-    const key = `${area ?? "*"}|${principal.everything ? "*" : principal.scopes.join(",")}`;
-    let view = views.get(key);
-    if (view === undefined) {
-      const tools = listable(
-        area === undefined && principal.everything
-          ? all
-          : all.narrow(
-              (operation) =>
-                (area === undefined || operation.area === area) && principal.allows(operation),
-            ),
-        threshold,
-      );
-      view = sdk().then(async ({ connectExchange }) => {
-        const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
-        return {
-          tools,
-          exchange: await connectExchange(tools),
-          listBytes,
-          unitsPerList: listUnits(listBytes),
-        };
-      });
-      view.catch(() => views.delete(key));
-      if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
-      views.set(key, view);
+  function viewOf(area: string | undefined, principal: Principal): View | Promise<View> {
+    let key = principal.everything ? everythingKeys.get(area) : undefined;
+    if (key === undefined) {
+      key = `${area ?? "*"}|${principal.everything ? "*" : principal.scopes.join(",")}`;
+      if (principal.everything) everythingKeys.set(area, key);
     }
-    return view;
+    const found = views.get(key);
+    if (found !== undefined) return found;
+    const tools = listable(
+      area === undefined && principal.everything
+        ? all
+        : all.narrow(
+            (operation) =>
+              (area === undefined || operation.area === area) && principal.allows(operation),
+          ),
+      threshold,
+    );
+    const made = sdk().then(async ({ connectExchange }) => {
+      const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
+      return {
+        tools,
+        exchange: await connectExchange(tools),
+        listBytes,
+        unitsPerList: listUnits(listBytes),
+      };
+    });
+    const viewKey = key;
+    made.then(
+      (view) => {
+        if (views.get(viewKey) === made) views.set(viewKey, view);
+      },
+      () => views.delete(viewKey),
+    );
+    if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
+    views.set(key, made);
+    return made;
   }
 
   /**
@@ -242,11 +260,12 @@ export function registerMcp(
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const { frame, dispatch } = await sdk();
+    const { frame, dispatch } = loaded ?? (await sdk());
     // Whatever can refuse the request comes before its charge: a refused request costs nothing.
     const messages = frame(request.headers, request.body);
     if (!Array.isArray(messages)) return sendMcp(reply, messages);
-    const view = await viewOf(area, request.principal as Principal);
+    const found = viewOf(area, request.principal as Principal);
+    const view = found instanceof Promise ? await found : found;
     const over = overBounds(messages, view);
     if (over !== undefined) {
       return sendMcp(reply, mcpError(400, INVALID_REQUEST, `Invalid Request: ${over}`));
