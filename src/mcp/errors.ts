@@ -1,6 +1,7 @@
 /**
  * The MCP surface's one error writer: every refusal `src/mcp` answers goes through
- * {@link mcpError} (a body) and {@link sendMcp} (onto the reply). The body is the SDK
+ * {@link mcpError} (a body) and {@link sendMcp} (onto the reply), and every JSON-RPC error
+ * it makes itself through {@link rpcError}. The body is the SDK
  * transport's: a JSON-RPC error with `id: null`, whatever the HTTP status. The quota's 429
  * is the one exception in shape: it is the service's shared 429 (`{"detail": …}`, the same
  * on every surface, API.md §7), written here too so that no other path of the surface
@@ -18,12 +19,22 @@ export interface McpAnswer {
 /** JSON-RPC error codes the surface answers with. */
 export const INVALID_REQUEST = -32600;
 export const PARSE_ERROR = -32700;
+export const INTERNAL_ERROR = -32603;
 /** The SDK transport's code for HTTP-level refusals (406, 415, 403, a bad protocol version). */
 export const TRANSPORT_ERROR = -32000;
 
+/** A JSON-RPC error message answering request `id` (null: a request that could not be read). */
+export function rpcError(
+  id: string | number | null,
+  code: number,
+  message: string,
+): { jsonrpc: "2.0"; error: { code: number; message: string }; id: string | number | null } {
+  return { jsonrpc: "2.0", error: { code, message }, id };
+}
+
 /** The answer `status` with a JSON-RPC error `code` and `message`, id null. */
 export function mcpError(status: number, code: number, message: string): McpAnswer {
-  return { status, body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }) };
+  return { status, body: JSON.stringify(rpcError(null, code, message)) };
 }
 
 /** Sends `answer` (a refusal of {@link mcpError}, or the server's answer). */

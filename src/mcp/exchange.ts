@@ -16,10 +16,12 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
+  INTERNAL_ERROR,
   INVALID_REQUEST,
   type McpAnswer,
   mcpError,
   PARSE_ERROR,
+  rpcError,
   TRANSPORT_ERROR,
 } from "./errors.js";
 import { mcpServer } from "./server.js";
@@ -69,11 +71,11 @@ const SWEEP_MS = 1_000;
 
 /** The answer to a request the server did not respond to in time. */
 function noResponse(id: RequestId): JSONRPCMessage {
-  return {
-    jsonrpc: "2.0",
+  return rpcError(
     id,
-    error: { code: -32603, message: "Internal error: the server did not respond to this request" },
-  } as JSONRPCMessage;
+    INTERNAL_ERROR,
+    "Internal error: the server did not respond to this request",
+  ) as JSONRPCMessage;
 }
 
 /**
