@@ -12,9 +12,10 @@ import type { KeySource } from "../src/access/keys.js";
 import { Principal } from "../src/access/principal.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { execute } from "../src/core/runner.js";
 import { QUOTA_META_KEY } from "../src/mcp/exchange.js";
 import { CALL_TOOL, SEARCH_TOOLS } from "../src/mcp/search-tools.js";
-import { toolNameOf } from "../src/mcp/tools.js";
+import { createMcpTools, MAX_TOOL_NAME_LENGTH, toolNameOf } from "../src/mcp/tools.js";
 import { allOperations, TEST_KEY } from "./helpers.js";
 
 const operations = await allOperations();
@@ -395,6 +396,14 @@ describe("portable tool definitions", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it(`refuses an operation whose tool name would pass ${MAX_TOOL_NAME_LENGTH} characters`, () => {
+    const sum = operations.find((operation) => toolNameOf(operation) === "math_sum");
+    const long = { ...sum, name: "n".repeat(MAX_TOOL_NAME_LENGTH) } as typeof sum & object;
+    expect(() => createMcpTools([long], execute, () => {})).toThrow(/is not 1–64 letters/);
+    const fits = { ...long, name: "n".repeat(MAX_TOOL_NAME_LENGTH - "math_".length) };
+    expect(createMcpTools([fits], execute, () => {}).list.tools[0]?.name).toHaveLength(64);
   });
 
   it("keeps a nullable field's meaning: a number or null", async () => {
