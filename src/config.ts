@@ -51,6 +51,8 @@ export interface Config {
   databaseUrl?: string;
   /** Bearer token of the admin API (/admin/v1); unset: the admin API answers 404. */
   adminToken?: string;
+  /** Tools an MCP tool set lists before it lists `search_tools`/`call_tool` instead; 0: never. */
+  mcpToolSearchThreshold: number;
 }
 
 export class ConfigError extends Error {
@@ -221,5 +223,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || "./data",
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(adminToken ? { adminToken } : {}),
+    mcpToolSearchThreshold: integerFrom(env, "MCP_TOOL_SEARCH_THRESHOLD", 40, { max: 10_000 }),
   };
 }

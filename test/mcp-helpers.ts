@@ -25,13 +25,14 @@ export async function httpClient(
 }
 
 /** A client of `node --import tsx src/mcp/stdio.ts`, started in `cwd`. */
-export async function stdioClient(cwd: string): Promise<Client> {
+export async function stdioClient(cwd: string, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "ucs-tests", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: ["--import", "tsx", "src/mcp/stdio.ts"],
       cwd,
+      env: { ...(process.env as Record<string, string>), ...env },
       stderr: "pipe",
     }),
   );

@@ -84,7 +84,8 @@ let client: Client;
 let tools: Map<string, Tool>;
 
 beforeAll(async () => {
-  app = await testApp();
+  // Every tool listed whatever the catalogue's size: each is checked below.
+  app = await testApp({ MCP_TOOL_SEARCH_THRESHOLD: "0" });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as { port: number };
   client = await httpClient(`http://127.0.0.1:${port}`, TEST_KEY);
@@ -301,8 +302,12 @@ describe("the quota: only what is served is charged", () => {
   });
 
   /** An app of its own for each test, so each starts with a full quota. */
-  const start = async () => {
-    limited = await testApp({ RATE_LIMIT: String(LIMIT), RATE_LIMIT_WINDOW: "60" });
+  const start = async (limit = LIMIT) => {
+    limited = await testApp({
+      RATE_LIMIT: String(limit),
+      RATE_LIMIT_WINDOW: "60",
+      MCP_TOOL_SEARCH_THRESHOLD: "0",
+    });
   };
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     (limited as FastifyInstance).inject({
@@ -366,13 +371,15 @@ describe("the quota: only what is served is charged", () => {
   });
 
   it("charges a batch once: its calls, and each tools/list by the list's size", async () => {
-    await start();
+    // Room for two lists, whatever the catalogue's size.
+    const limit = 2 + 2 * unitsPerList + LIMIT;
+    await start(limit);
     const batch = await post([sumCall(1), sumCall(2), list]);
     expect(batch.statusCode).toBe(200);
-    expect(remaining(batch)).toBe(LIMIT - 2 - unitsPerList);
+    expect(remaining(batch)).toBe(limit - 2 - unitsPerList);
     const alone = await post(list);
     expect(alone.statusCode).toBe(200);
-    expect(remaining(alone)).toBe(LIMIT - 2 - 2 * unitsPerList);
+    expect(remaining(alone)).toBe(limit - 2 - 2 * unitsPerList);
   });
 
   it("keeps none of a refused request's units: what is left stays usable", async () => {
@@ -431,7 +438,7 @@ describe("a module dropped in", () => {
   it("appears as a tool with no other edit", async () => {
     const fixtures = fileURLToPath(new URL("./fixtures/operations/", import.meta.url));
     const withFixture = await buildApp({
-      config: loadConfig({ API_KEYS: TEST_KEY }),
+      config: loadConfig({ API_KEYS: TEST_KEY, MCP_TOOL_SEARCH_THRESHOLD: "0" }),
       operations: await loadOperations([DEFAULT_OPERATIONS_DIR, fixtures]),
       logger: false,
     });

@@ -33,7 +33,11 @@ const scoped: KeySource = {
 let app: FastifyInstance;
 beforeAll(async () => {
   app = await buildApp({
-    config: loadConfig({ API_KEYS: TEST_KEY, AUTH_FAILURE_LIMIT: "0" }),
+    config: loadConfig({
+      API_KEYS: TEST_KEY,
+      AUTH_FAILURE_LIMIT: "0",
+      MCP_TOOL_SEARCH_THRESHOLD: "0",
+    }),
     operations,
     logger: false,
     keySources: [scoped],

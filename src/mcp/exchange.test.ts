@@ -2,9 +2,13 @@
  * The exchange between HTTP requests and the one shared MCP server: what reaches the
  * server, and that every request is answered even when the server sends nothing.
  */
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Exchange, RESPONSE_TIMEOUT_MS } from "./exchange.js";
+import { Exchange, frame, RESPONSE_TIMEOUT_MS } from "./exchange.js";
 
 /** An exchange whose "server" records what it is handed and answers nothing by itself. */
 function recorded(): { exchange: Exchange; seen: JSONRPCMessage[] } {
@@ -89,5 +93,29 @@ describe("Exchange", () => {
       capabilities: {},
       clientInfo,
     });
+  });
+});
+
+describe("frame's hand check of the usual request", () => {
+  const headers = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+  };
+  it.each([
+    ["a call", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }],
+    ["a string id, no params", { jsonrpc: "2.0", id: "a", method: "ping" }],
+    ["a fractional id", { jsonrpc: "2.0", id: 1.5, method: "ping" }],
+    ["a null id", { jsonrpc: "2.0", id: null, method: "ping" }],
+    ["another version", { jsonrpc: "1.0", id: 1, method: "ping" }],
+    ["an extra key", { jsonrpc: "2.0", id: 1, method: "ping", extra: 1 }],
+    ["params that are a list", { jsonrpc: "2.0", id: 1, method: "ping", params: [] }],
+    ["params with _meta", { jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: 1 } }],
+    ["a method that is a number", { jsonrpc: "2.0", id: 1, method: 7 }],
+    ["a notification", { jsonrpc: "2.0", method: "notifications/initialized" }],
+  ])("%s: accepted exactly when the SDK's schema accepts it", (_name, message) => {
+    const framed = frame(headers, message);
+    const accepted = JSONRPCMessageSchema.safeParse(message).success;
+    expect(Array.isArray(framed)).toBe(accepted);
+    if (Array.isArray(framed)) expect(framed[0]).toEqual(message);
   });
 });

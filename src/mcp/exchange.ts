@@ -10,23 +10,36 @@ import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isInitializeRequest,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import {
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  type McpAnswer,
+  mcpError,
+  PARSE_ERROR,
+  rpcError,
+  TRANSPORT_ERROR,
+} from "./errors.js";
 import { mcpServer } from "./server.js";
 import type { McpTools } from "./tools.js";
 
 /** The SDK transport's bound on one JSON-RPC batch (`MAX_BATCH_SIZE` in its requestBody.js). */
 export const MAX_BATCH_SIZE = 100;
 
-/** A request's answer: its status and JSON body (none for 202). */
-export interface McpAnswer {
-  status: number;
-  body: string | undefined;
-}
+export type { McpAnswer } from "./errors.js";
+
+/**
+ * The protocol version of a request without `MCP-Protocol-Version`: the transport spec
+ * says to assume 2025-03-26, the last revision before the header existed.
+ */
+export const DEFAULT_PROTOCOL_VERSION = "2025-03-26";
+
+/** The first revision without JSON-RPC batches (2025-06-18 removed them). */
+const FIRST_WITHOUT_BATCHES = "2025-06-18";
 
 /** The request headers the framing reads. */
 export interface McpHeaders {
@@ -58,11 +71,11 @@ const SWEEP_MS = 1_000;
 
 /** The answer to a request the server did not respond to in time. */
 function noResponse(id: RequestId): JSONRPCMessage {
-  return {
-    jsonrpc: "2.0",
+  return rpcError(
     id,
-    error: { code: -32603, message: "Internal error: the server did not respond to this request" },
-  } as JSONRPCMessage;
+    INTERNAL_ERROR,
+    "Internal error: the server did not respond to this request",
+  ) as JSONRPCMessage;
 }
 
 /**
@@ -168,79 +181,160 @@ export class Exchange implements Transport {
   }
 }
 
-/** The SDK transport's error answer: a JSON-RPC error with no id. */
-function failure(status: number, code: number, message: string): McpAnswer {
-  return { status, body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }) };
+/**
+ * Whether `item` is a request that `JSONRPCMessageSchema` certainly accepts, as it is: only
+ * `jsonrpc: "2.0"`, a string or integer `id`, a string `method` and, if any, `params` that
+ * are an object without `_meta` (whose shape the schema checks). Anything else goes to the
+ * schema. Checking the common call by hand spares a zod union's parse on every request.
+ */
+function isPlainRequest(item: unknown): boolean {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
+  for (const key in item) {
+    if (key !== "jsonrpc" && key !== "id" && key !== "method" && key !== "params") return false;
+  }
+  const { jsonrpc, id, method, params } = item as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || typeof method !== "string") return false;
+  if (typeof id !== "string" && !Number.isInteger(id)) return false;
+  if (params === undefined) return !("params" in item);
+  return (
+    typeof params === "object" && params !== null && !Array.isArray(params) && !("_meta" in params)
+  );
+}
+
+/** Whether a framed message is a request: notifications have no id, responses no method. */
+function isRequest(
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { id: RequestId; method: string } {
+  return "method" in message && "id" in message;
 }
 
 /**
  * Frames one `POST /mcp` whose body fastify has parsed, as the SDK's stateless transport
  * with JSON responses would: 406 without both media types in `Accept`, 415 for a body that
  * is not JSON, 400 for a batch over {@link MAX_BATCH_SIZE} messages, a message that is
- * not JSON-RPC, an initialization in a batch, or an unsupported `Mcp-Protocol-Version`.
+ * not JSON-RPC, an initialization in a batch, an invalid or unsupported
+ * `MCP-Protocol-Version` (absent: {@link DEFAULT_PROTOCOL_VERSION}), or a batch under a
+ * version that has none.
  * Returns that refusal, or the request's messages, which nothing has handled yet: the
  * caller charges them before {@link dispatch} runs them.
  */
 export function frame(headers: McpHeaders, body: unknown): JSONRPCMessage[] | McpAnswer {
   const accept = headers.accept;
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
-    return failure(
+    return mcpError(
       406,
-      -32000,
+      TRANSPORT_ERROR,
       "Not Acceptable: Client must accept both application/json and text/event-stream",
     );
   }
   if (!isJsonContentType(headers["content-type"])) {
-    return failure(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    return mcpError(
+      415,
+      TRANSPORT_ERROR,
+      "Unsupported Media Type: Content-Type must be application/json",
+    );
   }
   if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
-    return failure(
+    return mcpError(
       400,
-      -32600,
+      INVALID_REQUEST,
       `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`,
     );
   }
   const raw = Array.isArray(body) ? body : [body];
   const messages: JSONRPCMessage[] = [];
+  let initializing = false;
   for (const item of raw) {
-    const parsed = JSONRPCMessageSchema.safeParse(item);
-    if (!parsed.success) return failure(400, -32700, "Parse error: Invalid JSON-RPC message");
-    messages.push(parsed.data);
+    if (isPlainRequest(item)) {
+      messages.push(item as JSONRPCMessage);
+    } else {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success) {
+        return mcpError(400, PARSE_ERROR, "Parse error: Invalid JSON-RPC message");
+      }
+      messages.push(parsed.data);
+    }
+    // The schema check only for what may be one: most messages are not initializations.
+    if ((item as { method?: unknown }).method === "initialize" && isInitializeRequest(item)) {
+      initializing = true;
+    }
   }
-  const initializing = messages.some(isInitializeRequest);
   if (initializing && messages.length > 1) {
-    return failure(400, -32600, "Invalid Request: Only one initialization request is allowed");
+    return mcpError(
+      400,
+      INVALID_REQUEST,
+      "Invalid Request: Only one initialization request is allowed",
+    );
   }
-  const version = headers["mcp-protocol-version"];
+  const header = headers["mcp-protocol-version"];
+  // An initialization negotiates its version in its body; the header comes after it.
   if (
     !initializing &&
-    typeof version === "string" &&
-    !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+    header !== undefined &&
+    !SUPPORTED_PROTOCOL_VERSIONS.includes(header as string)
   ) {
-    return failure(
+    return mcpError(
       400,
-      -32000,
-      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      TRANSPORT_ERROR,
+      `Bad Request: Unsupported protocol version: ${String(header)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+    );
+  }
+  const version = typeof header === "string" ? header : DEFAULT_PROTOCOL_VERSION;
+  if (Array.isArray(body) && version >= FIRST_WITHOUT_BATCHES) {
+    return mcpError(
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: JSON-RPC batches are not part of protocol version ${version}; send one message per request`,
     );
   }
   return messages;
 }
 
+/** The key's quota after a request's charge, as `GET /v1/me` reports it. */
+export interface QuotaMeta {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/** Where a tool result's `_meta` carries {@link QuotaMeta}. */
+export const QUOTA_META_KEY = "ucs/quota";
+
 /**
  * Hands framed `messages` to the server: 202 when they hold no request; else 200 with
- * the response (an array for several).
+ * the response (an array for several). With `quota`, each `tools/call` result carries it
+ * in `_meta` (so an agent can pace itself without asking `/v1/me`).
  */
 export async function dispatch(
   exchange: Exchange,
   messages: readonly JSONRPCMessage[],
+  quota?: QuotaMeta,
 ): Promise<McpAnswer> {
-  const answers: Promise<JSONRPCMessage>[] = [];
-  for (const message of messages) {
-    if (isJSONRPCRequest(message)) answers.push(exchange.request(message));
-    else exchange.notify(message);
+  let responses: JSONRPCMessage[];
+  const only = messages.length === 1 ? messages[0] : undefined;
+  if (only !== undefined && isRequest(only)) {
+    // The usual request, one call: no arrays of promises to make.
+    responses = [await exchange.request(only)];
+  } else {
+    const answers: Promise<JSONRPCMessage>[] = [];
+    for (const message of messages) {
+      if (isRequest(message)) answers.push(exchange.request(message));
+      else exchange.notify(message);
+    }
+    if (answers.length === 0) return { status: 202, body: undefined };
+    responses = await Promise.all(answers);
   }
-  if (answers.length === 0) return { status: 202, body: undefined };
-  const responses = await Promise.all(answers);
+  if (quota !== undefined) {
+    let index = 0;
+    for (const message of messages) {
+      if (!isRequest(message)) continue;
+      const response = responses[index++] as { result?: Record<string, unknown> };
+      if (message.method !== "tools/call" || response.result === undefined) continue;
+      // Each call's result is its own object, made for this request.
+      const meta = response.result._meta as Record<string, unknown> | undefined;
+      response.result._meta = { ...meta, [QUOTA_META_KEY]: quota };
+    }
+  }
   return {
     status: 200,
     body: JSON.stringify(responses.length === 1 ? responses[0] : responses),

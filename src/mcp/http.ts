@@ -7,7 +7,12 @@
  * SDK is imported on the first `/mcp` request: a process that never serves MCP never
  * loads it (several MB of heap).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from "fastify";
 import type { AccessControl } from "../access/control.js";
 import type { Principal } from "../access/principal.js";
 import { type QuotaState, quotaExceeded } from "../access/rate-limit.js";
@@ -18,11 +23,12 @@ import {
   takeSentItems,
 } from "../core/budget.js";
 import type { Runner } from "../core/runner.js";
-import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
 import { countingRunner } from "../observability/calculation-counters.js";
 import type { Surface } from "../surface.js";
-import type { Exchange, McpAnswer } from "./exchange.js";
+import { INVALID_REQUEST, mcpError, sendMcp, sendQuotaRefusal, TRANSPORT_ERROR } from "./errors.js";
+import type { Exchange, QuotaMeta } from "./exchange.js";
+import { DEFAULT_TOOL_SEARCH_THRESHOLD, listable } from "./search-tools.js";
 import { createMcpTools, type McpTools } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
@@ -81,62 +87,96 @@ export function quotaUnitsOf(messages: readonly unknown[], unitsPerList: number)
   return units;
 }
 
+export interface McpOptions {
+  /**
+   * Browser origins whose requests are served (`CORS_ORIGINS`); a request with another
+   * `Origin` is refused with 403 before its key is read. A request without `Origin` (not
+   * from a browser) is served.
+   */
+  allowedOrigins?: readonly string[];
+  /** Tools a set lists before it lists `search_tools`/`call_tool` instead (0: never). */
+  toolSearchThreshold?: number;
+}
+
 /**
  * Registers `POST /mcp` for `operations`, each tool call run by `run` (the gateway's
  * observed runner). Other methods get the service's 405: without sessions there is no
  * stream to open (GET) or end (DELETE).
  *
  * @example
- * registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+ * registerMcp(app, operations, access, countingRunner(metrics, "mcp"), { allowedOrigins: [] });
  */
 export function registerMcp(
   app: FastifyInstance,
   operations: readonly AnyOperation[],
   access: AccessControl,
   run: Runner,
+  options: McpOptions = {},
 ): void {
+  const origins = new Set(options.allowedOrigins ?? []);
+  const threshold = options.toolSearchThreshold ?? DEFAULT_TOOL_SEARCH_THRESHOLD;
   const all = createMcpTools(operations, run, (error) =>
     app.log.error({ err: error }, "unexpected fault"),
   );
-  // The SDK is imported on the first request.
+  // The SDK is imported on the first request; once loaded, requests use it without a promise.
+  let loaded: ExchangeModule | undefined;
   let exchangeModule: Promise<ExchangeModule> | undefined;
   const sdk = (): Promise<ExchangeModule> => {
     if (exchangeModule === undefined) {
       exchangeModule = import("./exchange.js");
-      exchangeModule.catch(() => {
-        exchangeModule = undefined; // the next request tries again
-      });
+      exchangeModule.then(
+        (module) => {
+          loaded = module;
+        },
+        () => {
+          exchangeModule = undefined; // the next request tries again
+        },
+      );
     }
     return exchangeModule;
   };
-  const views = new Map<string, Promise<View>>();
+  /** Views by set and scopes: a promise while the view is being made, the view once made. */
+  const views = new Map<string, View | Promise<View>>();
+  /** The key of a principal with every scope, by set: made once, not per request. */
+  const everythingKeys = new Map<string | undefined, string>();
 
   /** The view of tool set `area` (undefined: every area) for `principal`'s scopes. */
-  function viewOf(area: string | undefined, principal: Principal): Promise<View> {
-    const key = `${area ?? "*"}|${principal.everything ? "*" : principal.scopes.join(",")}`;
-    let view = views.get(key);
-    if (view === undefined) {
-      const tools =
-        area === undefined && principal.everything
-          ? all
-          : all.narrow(
-              (operation) =>
-                (area === undefined || operation.area === area) && principal.allows(operation),
-            );
-      view = sdk().then(async ({ connectExchange }) => {
-        const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
-        return {
-          tools,
-          exchange: await connectExchange(tools),
-          listBytes,
-          unitsPerList: listUnits(listBytes),
-        };
-      });
-      view.catch(() => views.delete(key));
-      if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
-      views.set(key, view);
+  function viewOf(area: string | undefined, principal: Principal): View | Promise<View> {
+    let key = principal.everything ? everythingKeys.get(area) : undefined;
+    if (key === undefined) {
+      key = `${area ?? "*"}|${principal.everything ? "*" : principal.scopes.join(",")}`;
+      if (principal.everything) everythingKeys.set(area, key);
     }
-    return view;
+    const found = views.get(key);
+    if (found !== undefined) return found;
+    const tools = listable(
+      area === undefined && principal.everything
+        ? all
+        : all.narrow(
+            (operation) =>
+              (area === undefined || operation.area === area) && principal.allows(operation),
+          ),
+      threshold,
+    );
+    const made = sdk().then(async ({ connectExchange }) => {
+      const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
+      return {
+        tools,
+        exchange: await connectExchange(tools),
+        listBytes,
+        unitsPerList: listUnits(listBytes),
+      };
+    });
+    const viewKey = key;
+    made.then(
+      (view) => {
+        if (views.get(viewKey) === made) views.set(viewKey, view);
+      },
+      () => views.delete(viewKey),
+    );
+    if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
+    views.set(key, made);
+    return made;
   }
 
   /**
@@ -195,13 +235,6 @@ export function registerMcp(
     return reason === undefined ? undefined : `the batch's messages together: ${reason}`;
   }
 
-  /** Sends a framing refusal or the server's answer. */
-  function send(reply: FastifyReply, answer: McpAnswer): FastifyReply {
-    reply.code(answer.status);
-    if (answer.body === undefined) return reply.send();
-    return reply.type("application/json").send(answer.body);
-  }
-
   /**
    * Why the framed `messages` are refused whole for their arguments or their budget, or
    * undefined. A batch is one request: its messages share one budget, as a GraphQL
@@ -216,7 +249,7 @@ export function registerMcp(
 
   /** The 429 of a request its key's quota does not cover (headers set by `charge`). */
   function refuse(reply: FastifyReply, state: QuotaState, units: number): FastifyReply {
-    return sendError(reply, 429, quotaExceeded(state, "this API key", units));
+    return sendQuotaRefusal(reply, quotaExceeded(state, "this API key", units));
   }
 
   /** Answers one `/mcp` request for tool set `area` (undefined: every area). */
@@ -225,21 +258,15 @@ export function registerMcp(
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const { frame, dispatch } = await sdk();
+    const { frame, dispatch } = loaded ?? (await sdk());
     // Whatever can refuse the request comes before its charge: a refused request costs nothing.
     const messages = frame(request.headers, request.body);
-    if (!Array.isArray(messages)) return send(reply, messages);
-    const view = await viewOf(area, request.principal as Principal);
+    if (!Array.isArray(messages)) return sendMcp(reply, messages);
+    const found = viewOf(area, request.principal as Principal);
+    const view = found instanceof Promise ? await found : found;
     const over = overBounds(messages, view);
     if (over !== undefined) {
-      return reply
-        .code(400)
-        .type("application/json; charset=utf-8")
-        .send({
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: `Invalid Request: ${over}` },
-        });
+      return sendMcp(reply, mcpError(400, INVALID_REQUEST, `Invalid Request: ${over}`));
     }
     // Charged once, whatever the request holds; 0 units only asks whether a unit is left.
     const units = quotaUnitsOf(messages, view.unitsPerList);
@@ -247,14 +274,44 @@ export function registerMcp(
     if (state && !state.allowed) return refuse(reply, state, units);
     for (const message of messages) {
       if ((message as { method?: unknown }).method !== "tools/call") continue;
-      const name = (message as { params?: { name?: unknown } }).params?.name;
-      const operation = view.tools.operationOf(name);
+      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+      const operation = view.tools.operationOf(params?.name, params?.arguments);
       if (operation !== undefined) access.used(request, operation, 1);
     }
-    return send(reply, await dispatch(view.exchange, messages));
+    const meta: QuotaMeta | undefined = state && {
+      limit: state.policy.limit,
+      remaining: state.remaining,
+      resetSeconds: state.resetSeconds,
+    };
+    return sendMcp(reply, await dispatch(view.exchange, messages, meta));
   }
 
-  const onRequest = access.authenticateOnly;
+  /**
+   * Refuses a request whose `Origin` is not allowed, before anything else: the transport
+   * spec's guard against DNS rebinding (a page on another origin reaching a local service
+   * through a name that resolves to it).
+   */
+  function checkOrigin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+  ) {
+    const origin = request.headers.origin;
+    if (origin === undefined || origins.has(origin)) {
+      done();
+      return;
+    }
+    sendMcp(
+      reply,
+      mcpError(
+        403,
+        TRANSPORT_ERROR,
+        "Forbidden: this Origin is not allowed (the service's CORS_ORIGINS lists the browser origins it serves)",
+      ),
+    );
+  }
+
+  const onRequest = [checkOrigin, access.authenticateOnly];
   app.post(MCP_PATH, { onRequest }, (request, reply) => answer(undefined, request, reply));
   // A tool set per area, so clients that cap their tools can mount the areas they need.
   for (const area of new Set(operations.map((operation) => operation.area))) {
@@ -267,7 +324,10 @@ export function registerMcp(
 /** MCP over HTTP: `/mcp` and its tool sets `/mcp/<area>`. */
 export const mcpSurface: Surface = {
   name: "mcp",
-  register(app, { operations, access, metrics }) {
-    registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+  register(app, { config, operations, access, metrics }) {
+    registerMcp(app, operations, access, countingRunner(metrics, "mcp"), {
+      allowedOrigins: config.corsOrigins,
+      toolSearchThreshold: config.mcpToolSearchThreshold,
+    });
   },
 };

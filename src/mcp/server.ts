@@ -63,16 +63,18 @@ function handlersOf(tools: McpTools): Handlers {
 /**
  * A server answering `tools/list` and `tools/call` with `tools`; connect it to one
  * transport (stdio's, or the HTTP exchange of `exchange.ts`, which serves every request).
+ * `listChanged`: whether it will send `notifications/tools/list_changed` (stdio, after a
+ * reload); stateless HTTP has no stream to send one on, so it says false there.
  *
  * @example
  * await mcpServer(createMcpTools(operations, execute, onFault)).connect(new StdioServerTransport());
  */
-export function mcpServer(tools: McpTools): Server {
+export function mcpServer(tools: McpTools, { listChanged = false } = {}): Server {
   jsonSchemaValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: "utility-calculation-service", version: VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged } },
       instructions: INSTRUCTIONS,
       jsonSchemaValidator,
     },

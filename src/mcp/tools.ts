@@ -12,11 +12,18 @@ import { InvalidInputError, NotFoundError, type Runner } from "../core/runner.js
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
+import { portableSchema } from "./portable.js";
 
 type JsonObject = Record<string, unknown>;
 
 /** Where a problem sits in a tool call: the `arguments` object, then the parameter. */
 export const ARGUMENTS_SOURCE = "arguments";
+
+/**
+ * The longest tool name clients take (the spec's SEP-986 guidance and the conformance
+ * suite's check); names are letters, digits and `_`.
+ */
+export const MAX_TOOL_NAME_LENGTH = 64;
 
 /** `math/nth-root` → `math_nth_root`, `crypto/checksum/md5` → `crypto_checksum_md5`. */
 export function toolNameOf(operation: AnyOperation): string {
@@ -74,8 +81,11 @@ export interface McpTools {
    * scopes): built from the tools already made, in the same order.
    */
   narrow(keep: (operation: AnyOperation) => boolean): McpTools;
-  /** The operation of tool `name`, or undefined for a name not among these tools. */
-  operationOf(name: unknown): AnyOperation | undefined;
+  /**
+   * The operation a call of tool `name` with `args` runs, or undefined for a name not among
+   * these tools (`args` matters only to a tool that calls another, see search-tools.ts).
+   */
+  operationOf(name: unknown, args?: unknown): AnyOperation | undefined;
 }
 
 function decimalText(value: unknown): unknown {
@@ -113,7 +123,7 @@ function inputOf(
   return { input, problems };
 }
 
-function errorResult(detail: string | Problem[]): CallToolResult {
+export function errorResult(detail: string | Problem[]): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ detail }) }] };
 }
 
@@ -140,6 +150,11 @@ export function createMcpTools(
         `MCP tool name '${name}' is shared by ${clash.area}/${clash.name} and ${operation.area}/${operation.name}`,
       );
     }
+    if (name.length > MAX_TOOL_NAME_LENGTH || !/^[A-Za-z0-9_]+$/.test(name)) {
+      throw new Error(
+        `MCP tool name '${name}' of ${operation.area}/${operation.name} is not 1–${MAX_TOOL_NAME_LENGTH} letters, digits and '_'`,
+      );
+    }
     const params = new Map(
       Object.entries(operation.input.shape).map(([param, schema]) => [
         param,
@@ -155,8 +170,8 @@ export function createMcpTools(
       description: operation.nondeterministic
         ? `${operation.description}\n\n${operation.nondeterministic}`
         : operation.description,
-      inputSchema: inputSchemaOf(operation, params) as Tool["inputSchema"],
-      ...(structured ? { outputSchema: outputSchema as Tool["outputSchema"] } : {}),
+      inputSchema: portableSchema(inputSchemaOf(operation, params)) as Tool["inputSchema"],
+      ...(structured ? { outputSchema: portableSchema(outputSchema) as Tool["outputSchema"] } : {}),
       annotations: {
         title: operation.summary,
         readOnlyHint: true,

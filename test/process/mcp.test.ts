@@ -37,7 +37,8 @@ const origin = () => `http://${HOST}:${server.port}`;
 const rest = (path: string) => server.get(path, { headers: { "x-api-key": KEY } });
 
 beforeAll(async () => {
-  server = await startServer({ API_KEYS: KEY });
+  // Every tool listed whatever the catalogue's size: each is checked.
+  server = await startServer({ API_KEYS: KEY, MCP_TOOL_SEARCH_THRESHOLD: "0" });
 }, 60_000);
 afterAll(stopAll);
 
@@ -140,5 +141,5 @@ describe("a quota of N", () => {
 });
 
 describe("stdio, in-process without a key", () => {
-  behavesAsTheRegistry(() => stdioClient(ROOT));
+  behavesAsTheRegistry(() => stdioClient(ROOT, { MCP_TOOL_SEARCH_THRESHOLD: "0" }));
 });
