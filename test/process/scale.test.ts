@@ -3,7 +3,8 @@
  * (scripts/lib/synthetic-operations.ts: the kit by its package name, its parameter
  * builders, examples, output schemas, five shapes) in a temporary OPERATIONS_DIRS, served
  * by the built service started as `npm start` starts it (its node flags and malloc
- * settings, NODE_ENV=production). It starts within the bounds below, and every surface
+ * settings, NODE_ENV=production). It starts within the bounds below (CPU against the
+ * same start without the modules, measured first), and every surface
  * serves every module: REST (every /v1 path of /openapi.json answers its first example),
  * GraphQL (introspection lists them, a batch calls one of each shape), MCP (`tools/list`
  * whole in one answer, a tool set narrowed to an area, a call), the CLI (`list`),
@@ -42,10 +43,17 @@ const KEY = "scale-test-key-0123456789abcdefghijklmn";
 const METRICS_TOKEN = "scale-test-metrics-0123456789abcdefghij";
 const HEADERS = { "x-api-key": KEY };
 
-/** CPU (user + system, every thread: the vetting worker's too) until /health answers 200. */
-const START_CPU_MS = 5_000;
-/** Resident memory once the started service has sat idle for {@link IDLE_MS}. */
+/**
+ * CPU (user + system, every thread: the vetting worker's too) until /health answers 200,
+ * as a multiple of the same start without an operator's folder, measured alongside: on the
+ * shared machine the CPU a start takes moves up to 2x with the other load, the ratio little.
+ */
+const START_CPU_RATIO = 4;
+/** A ceiling whatever the load: a start that wedges or loops on a module is far past it. */
+const START_CPU_MS = 10_000;
+/** Resident memory and V8 heap used once the started service has sat idle for {@link IDLE_MS}. */
 const IDLE_RSS_MB = 180;
+const HEAP_USED_MB = 64;
 const IDLE_MS = 3_000;
 /** Sizes of the documents at 316 operations (the built-in 16 and these 300). */
 const OPENAPI_KB = 800;
@@ -57,6 +65,7 @@ let synthetic: SyntheticOperation[];
 let server: Proc;
 let port: number;
 let startCpuMs: number;
+let baselineCpuMs: number;
 
 /** The newest modification time under `folder` (files only), in ms. */
 function newest(folder: string): number {
@@ -108,28 +117,37 @@ function environment(): Record<string, string> {
   };
 }
 
-beforeAll(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(path.join(tmpdir(), "ucs-scale-"));
-  synthetic = await writeSyntheticOperations(dir, COUNT);
-  port = await freePort();
-  server = new Proc("scale", process.execPath, [...START.nodeFlags, "dist/src/server.js"], {
-    ...environment(),
+/** Starts the built service with `env`; its port and the CPU it took until /health. */
+async function start(
+  name: string,
+  env: Record<string, string>,
+): Promise<{ proc: Proc; port: number; cpuMs: number }> {
+  const port = await freePort();
+  const proc = new Proc(name, process.execPath, [...START.nodeFlags, "dist/src/server.js"], {
+    ...env,
     PORT: String(port),
   });
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && server.running) {
+  while (Date.now() < deadline && proc.running) {
     const ok = await httpGet(port, "/health", { timeoutMs: 1000 }).then(
       (r) => r.status === 200,
       () => false,
     );
-    if (ok) {
-      startCpuMs = cpuMs(server.pid);
-      return;
-    }
+    if (ok) return { proc, port, cpuMs: cpuMs(proc.pid) };
     await sleep(20);
   }
-  throw new Error(`the service did not start\n${server.output()}`);
+  throw new Error(`${name} did not start\n${proc.output()}`);
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(path.join(tmpdir(), "ucs-scale-"));
+  synthetic = await writeSyntheticOperations(dir, COUNT);
+  const { OPERATIONS_DIRS: _, ...builtInOnly } = environment();
+  const baseline = await start("built-in only", builtInOnly);
+  baselineCpuMs = baseline.cpuMs;
+  await baseline.proc.kill();
+  ({ proc: server, port, cpuMs: startCpuMs } = await start("scale", environment()));
 }, 120_000);
 
 afterAll(async () => {
@@ -177,10 +195,17 @@ function graphqlField(operation: SyntheticOperation): string {
 }
 
 describe(`${COUNT} operator modules`, () => {
-  it(`starts in under ${START_CPU_MS} ms of CPU and idles under ${IDLE_RSS_MB} MB`, async () => {
-    expect(startCpuMs, server.output()).toBeLessThan(START_CPU_MS);
+  it(`starts in under ${START_CPU_RATIO}x the CPU of the built-in catalogue, idles under ${IDLE_RSS_MB} MB`, async () => {
+    const figures = `${startCpuMs} ms of CPU to start, ${baselineCpuMs} ms without the modules`;
+    expect(startCpuMs, figures).toBeLessThan(START_CPU_RATIO * baselineCpuMs);
+    expect(startCpuMs, figures).toBeLessThan(START_CPU_MS);
     await sleep(IDLE_MS);
     expect(residentMb(server.pid).now).toBeLessThan(IDLE_RSS_MB);
+    const metrics = await httpGet(port, "/metrics", {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const heap = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics.body)?.[1];
+    expect(Number(heap) / 2 ** 20).toBeLessThan(HEAP_USED_MB);
   });
 
   it("answers every /v1 path of /openapi.json with its first example", async () => {
