@@ -87,7 +87,7 @@ function integerFrom(
 }
 
 /** Comma-separated list, blanks trimmed, empty entries dropped. */
-function listFrom(value: string | undefined): string[] {
+export function listFrom(value: string | undefined): string[] {
   return (value ?? "")
     .split(",")
     .map((item) => item.trim())

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /** The `ucs` command: see cli.ts, and docs/cli.md. */
-import { loadOperations } from "../registry/loader.js";
+import { listFrom } from "../config.js";
+import { loadOperations, operationsDirs } from "../registry/loader.js";
 import { runCli } from "./cli.js";
 import { PROGRAM } from "./help.js";
 import { EXIT_FAILURE, redactUrls, visible } from "./output.js";
 
-loadOperations()
+// The operator's folders too, as the service loads them: `ucs list` shows what it serves.
+loadOperations(operationsDirs(listFrom(process.env.OPERATIONS_DIRS)))
   .then((operations) =>
     runCli(process.argv.slice(2), operations, {
       stdout: process.stdout,

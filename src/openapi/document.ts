@@ -53,6 +53,10 @@ function exampleKey(index: number): string {
 }
 
 function parametersOf(operation: AnyOperation): JsonObject[] {
+  // The input object's conversion (MCP states the same one) holds each parameter's schema.
+  const properties = jsonSchema(operation.input, "input").properties as
+    | Record<string, JsonObject>
+    | undefined;
   return Object.entries(operation.input.shape).map(([name, schema]) => {
     const param = describeParam(schema);
     const examples: JsonObject = {};
@@ -60,7 +64,7 @@ function parametersOf(operation: AnyOperation): JsonObject[] {
       const value = (example.input as JsonObject)[name];
       if (value !== undefined) examples[exampleKey(index)] = { summary: example.title, value };
     }
-    const json = jsonSchema(schema, "input");
+    const json = properties?.[name] ?? jsonSchema(schema, "input");
     return {
       name,
       in: "query",

@@ -6,14 +6,15 @@
  * own copy of the kit. Under tsx (source tree) it also picks the `ucs-source` condition,
  * which maps the kit to `src/kit/index.ts` instead of the built `dist/`.
  */
-import { register } from "node:module";
+import { readFileSync } from "node:fs";
+import module from "node:module";
 
 const PACKAGE = "utility-calculation-service";
 
 /** Marks an operator's module for the hook: loaded as ESM even without `"type": "module"`. */
 export const OPERATION_QUERY = "ucs-operation";
 
-/** Runs in Node's hooks thread; plain JavaScript, so it needs no TypeScript loader there. */
+/** The hook's fallback, for a Node without `module.registerHooks`: run in Node's hooks thread. */
 const HOOK = `
 import { readFile } from "node:fs/promises";
 let parentURL, source;
@@ -47,10 +48,40 @@ export async function load(url, context, nextLoad) {
 }
 `;
 
+const KIT = new RegExp(`^(?:#kit|${PACKAGE}(?:/.*)?)$`);
+const OPERATION = new RegExp(`[?&]${OPERATION_QUERY}\\b`);
+const TYPESCRIPT = /\.m?ts(?:\?|$)/;
+
+interface HookContext {
+  conditions?: string[];
+  parentURL?: string;
+  format?: string;
+}
+interface Resolved {
+  url: string;
+  format?: string | null;
+}
+type RegisterHooks = (hooks: {
+  resolve: (
+    specifier: string,
+    context: HookContext,
+    next: (specifier: string, context?: HookContext) => Resolved,
+  ) => Resolved;
+  load: (
+    url: string,
+    context: HookContext,
+    next: (url: string, context?: HookContext) => unknown,
+  ) => unknown;
+}) => unknown;
+
 let registered = false;
 
 /**
- * Installs the hook once per process. `fromSource`: the service runs from `src/` (tsx).
+ * Installs the hook once per thread. `fromSource`: the service runs from `src/` (tsx).
+ * From `dist/` on a Node that strips types, in-thread (`module.registerHooks`): the
+ * thread `module.register` runs its hooks in is a second V8 heap, and every import
+ * crosses to it and back twice; at 300 operator modules that cost ~0.7 s of CPU at the
+ * start and ~20 MB (the vetting worker has a hooks thread of its own too).
  *
  * @example
  * registerKitResolution(import.meta.url, true);
@@ -58,7 +89,47 @@ let registered = false;
 export function registerKitResolution(serviceFileUrl: string, fromSource: boolean): void {
   if (registered) return;
   registered = true;
-  register(`data:text/javascript,${encodeURIComponent(HOOK)}`, {
-    data: { parentURL: serviceFileUrl, source: fromSource },
+  const registerHooks = (module as { registerHooks?: RegisterHooks }).registerHooks;
+  const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+  // With tsx in the thread (sources, or a Node that cannot strip types), in its hooks'
+  // thread as before: tsx's in-thread hooks must see an operator's module first there.
+  if (typeof registerHooks !== "function" || fromSource || !stripsTypes) {
+    module.register(`data:text/javascript,${encodeURIComponent(HOOK)}`, {
+      data: { parentURL: serviceFileUrl, source: fromSource },
+    });
+    return;
+  }
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      if (KIT.test(specifier)) {
+        return nextResolve(specifier, { ...context, parentURL: serviceFileUrl });
+      }
+      const resolved = nextResolve(specifier, context);
+      // An operator's module is ESM whatever its folder's package.json says (or lacks one).
+      if (OPERATION.test(resolved.url)) {
+        return {
+          ...resolved,
+          format: TYPESCRIPT.test(resolved.url) ? "module-typescript" : "module",
+        };
+      }
+      return resolved;
+    },
+    // Read here, not by a TypeScript loader (tsx): on Node 22+ tsx may load such a file as
+    // CommonJS, whose require() never sees the resolve hook above. TypeScript goes to
+    // Node's own type stripping where it has it, else to that loader.
+    load(url, context, nextLoad) {
+      if (OPERATION.test(url)) {
+        const typescript = TYPESCRIPT.test(url);
+        if (!typescript || stripsTypes) {
+          const source = readFileSync(new URL(url.split("?")[0] as string), "utf8");
+          return {
+            format: typescript ? "module-typescript" : "module",
+            source,
+            shortCircuit: true,
+          };
+        }
+      }
+      return nextLoad(url, context);
+    },
   });
 }

@@ -192,6 +192,9 @@ export async function builtInFiles(
   return chosen;
 }
 
+/** Node runs `.ts` by stripping its types (Node 24, 22.18+): no TypeScript loader needed. */
+const NODE_STRIPS_TYPES = Boolean((process.features as { typescript?: unknown }).typescript);
+
 let typescriptLoader: Promise<void> | undefined;
 
 /** Under plain Node (`dist/`), `.ts` modules need tsx's hooks; under tsx they are there. */
@@ -283,7 +286,7 @@ function vetOptions(): VetOptions {
     fromSource: FROM_SOURCE,
     // From `dist/`, Node strips an operator's types itself where it can (kit-resolution.ts):
     // tsx, slow to start, is needed in the worker only where it cannot.
-    typescript: FROM_SOURCE || !(process.features as { typescript?: unknown }).typescript,
+    typescript: FROM_SOURCE || !NODE_STRIPS_TYPES,
   };
 }
 
@@ -349,8 +352,9 @@ export async function loadOperations(
   const isBuiltIn = (dir: string) => path.resolve(dir) === path.resolve(DEFAULT_OPERATIONS_DIR);
   const operatorDirs = !dirs.every(isBuiltIn);
   // tsx's hooks must be in place before the kit's (hooks registered later run first), and
-  // a reload may bring the first `.ts` module: with an operator folder, load tsx up front.
-  if (!FROM_SOURCE && operatorDirs) await loadTypescript();
+  // a reload may bring the first `.ts` module: with an operator folder, load tsx up front,
+  // unless Node strips types itself (as the vetting worker then does without it).
+  if (!FROM_SOURCE && operatorDirs && !NODE_STRIPS_TYPES) await loadTypescript();
   // The built-in modules' `#kit` resolves without the hook from `dist/`; the hook runs in a
   // thread of its own (a second V8 heap), so a process serving only them goes without it.
   if (FROM_SOURCE || operatorDirs) registerKitResolution(import.meta.url, FROM_SOURCE);
