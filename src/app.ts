@@ -35,6 +35,7 @@ import { calculationCount, countingRunner } from "./observability/calculation-co
 import { createMetrics } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations, operationsDirs } from "./registry/loader.js";
+import { registerRecipes } from "./rest/recipes.js";
 import { registerRestRoutes, restRoutes } from "./rest/routes.js";
 import { VERSION } from "./version.js";
 
@@ -158,7 +159,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerAdmin(app, { token: config.adminToken, access, managed });
   }
   const routes = restRoutes(operations);
-  registerRestRoutes(app, routes, access.guard, observedRunner(calculationCount(metrics, "rest")));
+  const restRunner = observedRunner(calculationCount(metrics, "rest"));
+  registerRestRoutes(app, routes, access.guard, restRunner);
+  registerRecipes(app, operations, access, restRunner);
   registerGraphql(app, operations, access.authenticateOnly, {
     run: countingRunner(metrics, "graphql"),
     // Without any quota (none of the server's, no managed key with a plan) nothing is
