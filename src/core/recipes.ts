@@ -22,6 +22,9 @@ import { inputCheckOf, UNSURE } from "./compile-input.js";
 import { toProblems } from "./problems.js";
 import { InvalidInputError, NotFoundError, type Runner } from "./runner.js";
 
+/** Where REST serves recipes. */
+export const RECIPES_PATH = "/v1/recipes";
+
 /** Steps one recipe may have. */
 export const MAX_RECIPE_STEPS = 20;
 

@@ -120,8 +120,9 @@ describe("buildOpenApiDocument", () => {
   });
 
   it("states /v1/me and the admin API, the latter under its own tag and bearer scheme", () => {
-    expect(document.tags.map((tag) => tag.name)).toEqual(["things", "keys", "admin"]);
+    expect(document.tags.map((tag) => tag.name)).toEqual(["things", "recipes", "keys", "admin"]);
     expect(Object.keys(document.paths).slice(2)).toEqual([
+      "/v1/recipes",
       "/v1/me",
       "/admin/v1/keys",
       "/admin/v1/keys/{id}",

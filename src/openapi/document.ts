@@ -9,6 +9,7 @@ import { jsonSchema } from "../core/json-schema.js";
 import { pathOf } from "../core/path.js";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
+import { recipesDocument } from "./recipes.js";
 
 const problemSchema = {
   type: "object",
@@ -134,6 +135,8 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
     paths[pathOf(operation)] = { get: operationObject(operation) };
   const areas = [...new Set(operations.map((operation) => operation.area))];
   // After the operations' paths: /v1/me and the admin API (documented even when off).
+  const recipes = recipesDocument(operations);
+  Object.assign(paths, recipes.paths);
   const admin = adminDocument(jsonSchema);
   Object.assign(paths, admin.paths);
   return {
@@ -157,6 +160,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
     security: [{ ApiKeyAuth: [] }],
     tags: [
       ...areas.map((area) => ({ name: area, description: tagDescription(area, operations) })),
+      recipes.tag,
       ...admin.tags,
     ],
     paths,
@@ -184,6 +188,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
             detail: { type: "array", items: { $ref: "#/components/schemas/ValidationProblem" } },
           },
         },
+        ...recipes.schemas,
         ...admin.schemas,
       },
       responses: {

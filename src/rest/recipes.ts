@@ -13,6 +13,7 @@ import type { QueryValues } from "../core/query.js";
 import {
   checkRecipe,
   priceRecipe,
+  RECIPES_PATH,
   type RecipeBook,
   recipeBook,
   runRecipe,
@@ -23,8 +24,6 @@ import { sendError } from "../http/errors.js";
 import { parseBoolean } from "../kit/booleans.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
-
-export const RECIPES_PATH = "/v1/recipes";
 
 /** Whether the query asks for a dry run (`?dryRun=true`), and what is wrong with it. */
 export function readRecipeQuery(values: QueryValues | undefined): {
