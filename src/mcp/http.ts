@@ -120,6 +120,8 @@ export function registerMcp(
           : all.narrow(
               (operation) =>
                 (area === undefined || operation.area === area) && principal.allows(operation),
+              // run_recipe is on /mcp only: a tool set holds its area's operations.
+              area === undefined,
             );
       view = sdk().then(async ({ connectExchange }) => {
         const listBytes = Buffer.byteLength(JSON.stringify(tools.list));
@@ -245,7 +247,13 @@ export function registerMcp(
         });
     }
     // Charged once, whatever the request holds; 0 units only asks whether a unit is left.
-    const units = quotaUnitsOf(messages, view.unitsPerList);
+    // A run_recipe call is a unit per step (quotaUnitsOf counted one).
+    let units = quotaUnitsOf(messages, view.unitsPerList);
+    for (const message of messages) {
+      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+      const recipe = view.tools.recipeCharge(params?.name, params?.arguments);
+      if (recipe !== undefined && callArguments(message) !== undefined) units += recipe.units - 1;
+    }
     const state = await access.charge(request, reply, units);
     if (state && !state.allowed) return refuse(reply, state, units);
     for (const message of messages) {
@@ -253,6 +261,10 @@ export function registerMcp(
       const name = (message as { params?: { name?: unknown } }).params?.name;
       const operation = view.tools.operationOf(name);
       if (operation !== undefined) access.used(request, operation, 1);
+      const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
+      for (const step of view.tools.recipeCharge(name, args)?.operations ?? []) {
+        access.used(request, step, 1);
+      }
     }
     return send(reply, await dispatch(view.exchange, messages));
   }
