@@ -11,6 +11,7 @@ loadOperations()
       stdout: process.stdout,
       stderr: process.stderr,
       env: process.env,
+      stdin: process.stdin,
     }),
   )
   .then(
