@@ -37,7 +37,7 @@ function answer(body: unknown, dryRun = false): { status: number; body: Json } {
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 const step = (id: string, op: string, args: Json = {}) => ({ id, op, args });
 const ref = (path: string) => ({ $ref: path });
-const sum = (id: string, numbers: unknown[]) => step(id, "math/sum", { numbers });
+const sum = (id: string, numbers: unknown) => step(id, "math/sum", { numbers });
 /** The costliest legal FizzBuzz: 10,000 items of ten 32-character words (~3.3 MB). */
 const costlyFizzbuzz = (id: string, end: unknown = 10_000) =>
   step(id, "misc/fizzbuzz", {
