@@ -123,6 +123,19 @@ const REFUSED: [string, unknown, [string[], string][]][] = [
     [[["body", "steps", "1", "args", "number"], "float_parsing"]],
   ],
   [
+    "a step has at most 100 arguments",
+    {
+      steps: [
+        step(
+          "a",
+          "math/sum",
+          Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`p${i}`, 1])),
+        ),
+      ],
+    },
+    [[["body", "steps", "0", "args"], "value_error"]],
+  ],
+  [
     "a required literal argument is missing",
     { steps: [step("a", "math/nth-root", { number: "8" })] },
     [[["body", "steps", "0", "args", "degree"], "missing"]],

@@ -38,6 +38,12 @@ const STEP_ID = new RegExp(STEP_ID_PATTERN);
  */
 export const STEP_ENVELOPE_BYTES = 256;
 
+/**
+ * Argument names one step may have, as one MCP tool call may: no operation takes more than
+ * a few, and each unknown name is a problem of its own in the answer.
+ */
+export const MAX_STEP_ARGUMENTS = 100;
+
 /** Quota units a step is charged: one, as the REST call of its operation is. */
 export const UNITS_PER_STEP = 1;
 
@@ -332,6 +338,15 @@ export function checkRecipe(book: RecipeBook, body: unknown, options: RecipeOpti
     }
     if (args !== undefined && !isObject(args)) {
       problems.push(problem([...loc, "args"], "dict_type", "Input should be a valid dictionary"));
+      return;
+    }
+    if (args !== undefined && Object.keys(args).length > MAX_STEP_ARGUMENTS) {
+      problems.push(
+        valueError(
+          [...loc, "args"],
+          `Value error, a step has at most ${MAX_STEP_ARGUMENTS} arguments`,
+        ),
+      );
       return;
     }
     if (operation === undefined) return;
