@@ -532,3 +532,35 @@ describe("?dryRun=true", () => {
     });
   });
 });
+
+describe("a list passed whole", () => {
+  it("stays the earlier step's own, whatever a later handler does with its input", async () => {
+    const { defineOperation } = await import("../kit/define.js");
+    const { list } = await import("../kit/params.js");
+    const { z } = await import("zod");
+    const reverse = defineOperation({
+      area: "test",
+      name: "reverse",
+      summary: "Reverses a list in place",
+      description: "A fixture whose handler changes its own input.",
+      input: z.object({ items: list(z.string(), { min: 1, max: 10 }) }),
+      output: z.object({ items: z.array(z.string()) }),
+      examples: [],
+      handler: ({ items }) => ({ items: items.reverse() }),
+    });
+    const operations = [...(await loadOperations()), reverse];
+    const own = recipeBook(operations);
+    const body = {
+      steps: [
+        step("fb", "misc/fizzbuzz", { end: 3 }),
+        step("r", "test/reverse", { items: ref("fb.items") }),
+      ],
+    };
+    const { recipe } = checkRecipe(own, body, { source: "body" });
+    const { answer } = runRecipe(own, recipe as never, execute, () => {});
+    expect(answer.steps.map((s) => (s.output as { items: string[] }).items)).toEqual([
+      ["1", "2", "Fizz"],
+      ["Fizz", "2", "1"],
+    ]);
+  });
+});
