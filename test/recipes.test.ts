@@ -191,6 +191,31 @@ describe("POST /v1/recipes over HTTP", () => {
   });
 });
 
+/** Calculations counted so far through REST (`calculations_total{gateway="rest"}`). */
+async function restCalculations(): Promise<number> {
+  const text = (await app.inject({ url: "/metrics", headers: { "x-api-key": TEST_KEY } })).body;
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("calculations_total{") && line.includes('gateway="rest"')) {
+      total += Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
+  }
+  return total;
+}
+
+describe("a refused recipe runs nothing", () => {
+  it("counts no calculation for a 422 or a 403, and one per step run", async () => {
+    const { secret } = await createKey(["math"]);
+    const before = await restCalculations();
+    expect((await post({ steps: [...RECIPE_EXAMPLE.steps, { id: "1" }] })).statusCode).toBe(422);
+    expect((await post(RECIPE_EXAMPLE, secret)).statusCode).toBe(403);
+    expect((await post(RECIPE_EXAMPLE, TEST_KEY, "?dryRun=true")).statusCode).toBe(200);
+    expect(await restCalculations()).toBe(before);
+    expect((await post(RECIPE_EXAMPLE)).statusCode).toBe(200);
+    expect(await restCalculations()).toBe(before + 3);
+  });
+});
+
 describe("access: scopes, quota and usage", () => {
   it("a step out of the key's scopes refuses the whole recipe with 403; nothing runs or is charged", async () => {
     const { secret, record } = await createKey(["math"]);
