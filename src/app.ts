@@ -3,23 +3,18 @@
  * Tests call `buildApp()` and `app.inject()`; `server.ts` listens.
  */
 import cluster from "node:cluster";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyRequest,
-  type FastifyServerFactory,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
 import { AggregatorRegistry } from "prom-client";
 import type { AccessControl } from "./access/control.js";
 import { accessFromConfig } from "./access/from-config.js";
 import type { ManagedKeys } from "./access/keys/managed.js";
 import type { KeySource } from "./access/keys.js";
-import { registerMe } from "./access/me.js";
-import { registerAdmin } from "./admin/routes.js";
+import { meSurface } from "./access/me.js";
+import { adminSurface } from "./admin/routes.js";
 import type { Config } from "./config.js";
 import { inputCheckOf } from "./core/compile-input.js";
-import { observedRunner } from "./core/runner.js";
-import { registerDocs } from "./docs/swagger-ui.js";
-import { registerGraphql } from "./graphql/register.js";
+import { docsSurface } from "./docs/swagger-ui.js";
+import { graphqlSurface } from "./graphql/register.js";
 import { registerBackpressure } from "./http/backpressure.js";
 import { handleError, registerNotFound, requireHost } from "./http/errors.js";
 import { registerHeavyLane } from "./http/heavy-lane.js";
@@ -30,14 +25,25 @@ import { registerCors, registerResponseHeaders } from "./http/security.js";
 import { fastifyOptions, httpServer, limitConnections } from "./http/server-options.js";
 import { registerServiceEndpoints } from "./http/service-endpoints.js";
 import type { AnyOperation } from "./kit/define.js";
-import { registerMcp } from "./mcp/http.js";
-import { calculationCount, countingRunner } from "./observability/calculation-counters.js";
+import { mcpSurface } from "./mcp/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations, operationsDirs } from "./registry/loader.js";
-import { registerRecipes } from "./rest/recipes.js";
-import { registerRestRoutes, restRoutes } from "./rest/routes.js";
+import { recipesSurface } from "./rest/recipes.js";
+import { restSurface } from "./rest/routes.js";
+import type { Surface, SurfaceContext } from "./surface.js";
 import { VERSION } from "./version.js";
+
+/** Every surface the app serves, registered in this order through one signature. */
+const SURFACES: readonly Surface[] = [
+  docsSurface,
+  meSurface,
+  adminSurface,
+  restSurface,
+  recipesSurface,
+  graphqlSurface,
+  mcpSurface,
+];
 
 export interface AppOptions {
   config: Config;
@@ -138,39 +144,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", answerUnroutedWithoutContinue);
   await registerCors(app, config.corsOrigins);
 
+  const context: SurfaceContext = {
+    config,
+    operations,
+    access,
+    metrics,
+    managed,
+    graphqlFastPath: options.graphqlFastPath ?? true,
+  };
+  const fragments = SURFACES.flatMap((surface) =>
+    surface.document ? [surface.document(operations)] : [],
+  );
   registerServiceEndpoints(app, {
-    openApiJson: JSON.stringify(buildOpenApiDocument(operations, { version: VERSION })),
+    openApiJson: JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }, fragments)),
     metrics,
     authenticate: config.metricsToken
       ? access.bearer(config.metricsToken, "metrics")
       : access.authenticateOnly,
   });
-  registerDocs(app);
-  registerMe(
-    app,
-    access,
-    config.rateLimit > 0
-      ? { limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds }
-      : null,
-    managed?.usage,
-  );
-  // The admin API needs both its token and a store: without either its paths are unknown.
-  if (config.adminToken && managed) {
-    registerAdmin(app, { token: config.adminToken, access, managed });
-  }
-  const routes = restRoutes(operations);
-  const restRunner = observedRunner(calculationCount(metrics, "rest"));
-  registerRestRoutes(app, routes, access.guard, restRunner);
-  registerRecipes(app, operations, access, restRunner);
-  registerGraphql(app, operations, access.authenticateOnly, {
-    run: countingRunner(metrics, "graphql"),
-    // Without any quota (none of the server's, no managed key with a plan) nothing is
-    // charged, and the usual request runs without a promise.
-    ...(config.rateLimit > 0 || options.managedKeys ? { charge: access.charge } : {}),
-    used: (request, operation) => access.used(request as FastifyRequest, operation, 1),
-    fastPath: options.graphqlFastPath ?? true,
-  });
-  registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+  for (const surface of SURFACES) await surface.register(app, context);
 
   return app;
 }

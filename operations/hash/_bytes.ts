@@ -22,7 +22,8 @@ export type DecodeResult = { ok: true; bytes: Buffer } | { ok: false; reason: st
 const NOT_HEX_DIGIT = /[^0-9a-fA-F]/;
 const NOT_BASE64_CHARACTER = /[^A-Za-z0-9+/=]/;
 
-function describeCharacter(text: string, index: number): string {
+/** A character and its index, for a refusal: `'x' at index 3`, or `U+000A at index 3` for a control. */
+export function describeCharacter(text: string, index: number): string {
   const codePoint = text.codePointAt(index) ?? 0;
   const shown =
     codePoint < 0x20 || codePoint === 0x7f

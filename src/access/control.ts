@@ -13,7 +13,12 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Metrics } from "../observability/metrics.js";
 import { createKeyChecker, type KeySource } from "./keys.js";
 import { operationKey, type Plan, type Principal } from "./principal.js";
-import { type QuotaCounter, type QuotaState, rateLimitHeaders } from "./rate-limit.js";
+import {
+  type QuotaCounter,
+  type QuotaState,
+  quotaExceeded,
+  rateLimitHeaders,
+} from "./rate-limit.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -75,12 +80,10 @@ export interface AccessControl {
 }
 
 function tooManyRequests(reply: FastifyReply, state: QuotaState, what: string): FastifyReply {
-  return sendError(
-    reply,
-    429,
-    `Too many requests: ${what} is limited to ${state.policy.limit} per ${state.policy.windowSeconds} seconds; retry in ${state.resetSeconds} seconds`,
-    { ...rateLimitHeaders(state), "retry-after": String(state.resetSeconds) },
-  );
+  return sendError(reply, 429, quotaExceeded(state, what), {
+    ...rateLimitHeaders(state),
+    "retry-after": String(state.resetSeconds),
+  });
 }
 
 /** The 403 of a key whose scopes do not include the operation asked for. */

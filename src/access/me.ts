@@ -3,6 +3,7 @@
  * scopes, its plan, what is left of it, and today's usage. Any valid key, charged nothing.
  */
 import type { FastifyInstance } from "fastify";
+import type { Surface } from "../surface.js";
 import type { AccessControl } from "./control.js";
 import type { UsageRecorder } from "./keys/usage.js";
 import type { Plan, Principal } from "./principal.js";
@@ -83,3 +84,15 @@ export function registerMe(
     };
   });
 }
+
+/** `GET /v1/me`: the calling key. */
+export const meSurface: Surface = {
+  name: "me",
+  register(app, { config, access, managed }) {
+    const plan =
+      config.rateLimit > 0
+        ? { limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds }
+        : null;
+    registerMe(app, access, plan, managed?.usage);
+  },
+};

@@ -3,6 +3,7 @@ import { throttledWarning } from "./from-config.js";
 import {
   createQuotaCounter,
   createRedisClient,
+  quotaExceeded,
   REFUND_MIN_MS,
   rateLimitHeaders,
 } from "./rate-limit.js";
@@ -95,5 +96,35 @@ describe("throttledWarning", () => {
     const warn = throttledWarning((error) => seen.push(error.message), 60_000);
     for (const message of ["a", "b", "c"]) warn(new Error(message));
     expect(seen).toEqual(["a"]);
+  });
+});
+
+describe("quotaExceeded: the one sentence of every surface's 429", () => {
+  const state = {
+    allowed: false,
+    policy: { name: "per-key", limit: 100, windowSeconds: 60 },
+    remaining: 0,
+    resetSeconds: 12,
+    failedOpen: false,
+  };
+  it.each([
+    [
+      undefined,
+      "Too many requests: this API key is limited to 100 units per 60 seconds; retry in 12 seconds",
+    ],
+    [
+      1,
+      "Too many requests: this API key is limited to 100 units per 60 seconds; this request asks for 1; retry in 12 seconds",
+    ],
+    [
+      3,
+      "Too many requests: this API key is limited to 100 units per 60 seconds; this request asks for 3; retry in 12 seconds",
+    ],
+    [
+      0,
+      "Too many requests: this API key is limited to 100 units per 60 seconds; none is left; retry in 12 seconds",
+    ],
+  ])("asking for %s unit(s)", (asked, sentence) => {
+    expect(quotaExceeded(state, "this API key", asked)).toBe(sentence);
   });
 });

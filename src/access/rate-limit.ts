@@ -29,6 +29,22 @@ export interface QuotaState {
   failedOpen: boolean;
 }
 
+/**
+ * The one sentence every surface answers a request over a quota with: who is limited,
+ * to what, what the request asked for (when it is counted in units: GraphQL, MCP), and
+ * when to retry.
+ *
+ * @example
+ * quotaExceeded(state, "this API key", 3);
+ * // "Too many requests: this API key is limited to 100 units per 60 seconds; this request asks for 3; retry in 12 seconds"
+ */
+export function quotaExceeded(state: QuotaState, subject: string, asked?: number): string {
+  const { limit, windowSeconds } = state.policy;
+  const ask =
+    asked === undefined ? "" : asked > 0 ? `; this request asks for ${asked}` : "; none is left";
+  return `Too many requests: ${subject} is limited to ${limit} units per ${windowSeconds} seconds${ask}; retry in ${state.resetSeconds} seconds`;
+}
+
 export type StoreFailureListener = (error: Error) => void;
 
 /** Counts units against one policy, by partition key. */

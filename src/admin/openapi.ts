@@ -3,7 +3,6 @@
  * whether or not ADMIN_TOKEN turns them on: the document is the service's reference, and
  * naming paths that answer 404 reveals nothing a client could use.
  */
-import type { z } from "zod";
 import {
   DEFAULT_PAGE,
   DEFAULT_USAGE_DAYS,
@@ -15,11 +14,15 @@ import {
   rollBody,
 } from "../access/keys/rules.js";
 import { ME_PATH, ME_SCHEMA } from "../access/me.js";
-import { ADMIN_PREFIX, STORE_RETRY_AFTER_SECONDS } from "./routes.js";
-import { keyObject, keyPage, keyWithSecret, usageAnswer } from "./schemas.js";
-
-type JsonObject = Record<string, unknown>;
-type ToJsonSchema = (schema: z.ZodType, io: "input" | "output") => JsonObject;
+import { type JsonObject, jsonSchema, type OpenApiFragment } from "../core/json-schema.js";
+import {
+  ADMIN_PREFIX,
+  keyObject,
+  keyPage,
+  keyWithSecret,
+  STORE_RETRY_AFTER_SECONDS,
+  usageAnswer,
+} from "./schemas.js";
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -44,7 +47,7 @@ function body(name: string, required: boolean, description: string): JsonObject 
 }
 
 /** The paths, the tags and the components the admin API and /v1/me add to the document. */
-export function adminDocument(jsonSchema: ToJsonSchema) {
+export function adminDocument(): OpenApiFragment {
   const paths: Record<string, JsonObject> = {
     [ME_PATH]: {
       get: {

@@ -22,10 +22,10 @@ import {
 import { InvalidCursorError, type KeyRecord } from "../access/keys/store.js";
 import { locate, toProblems } from "../core/problems.js";
 import { sendError } from "../http/errors.js";
+import type { Surface } from "../surface.js";
+import { adminDocument } from "./openapi.js";
+import { ADMIN_PREFIX, STORE_RETRY_AFTER_SECONDS } from "./schemas.js";
 
-export const ADMIN_PREFIX = "/admin/v1";
-/** What a client is told to wait (Retry-After) when the key store cannot be reached. */
-export const STORE_RETRY_AFTER_SECONDS = 5;
 /** Longer ids are answered 404 without asking the store: no key has one. */
 const MAX_ID_LENGTH = 64;
 
@@ -294,3 +294,14 @@ function parse<S extends z.ZodObject>(
   sendError(reply, 422, locate(toProblems(parsed.error.issues, schema, input, { json }), source));
   return undefined;
 }
+
+/** The admin API `/admin/v1` (and, in the document, `/v1/me`). */
+export const adminSurface: Surface = {
+  name: "admin",
+  document: adminDocument,
+  register(app, { config, access, managed }) {
+    // It needs both its token and a store: without either its paths are unknown.
+    if (config.adminToken && managed)
+      registerAdmin(app, { token: config.adminToken, access, managed });
+  },
+};

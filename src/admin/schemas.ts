@@ -6,6 +6,11 @@
 import { z } from "zod";
 import { plan } from "../access/keys/rules.js";
 
+/** Where the admin API is served. */
+export const ADMIN_PREFIX = "/admin/v1";
+/** What a client is told to wait (Retry-After) when the key store cannot be reached. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
 /** The key object (API.md §7): never the hashes, nor the revocation and version fields. */
 export const keyObject = z.object({
   id: z.string().describe("Stable and not secret: key_ and 16 base62 characters."),

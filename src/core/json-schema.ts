@@ -17,3 +17,12 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonObjec
   }) as JsonObject;
   return rest;
 }
+
+/** What a surface adds to the OpenAPI document besides the operations' own paths. */
+export interface OpenApiFragment {
+  paths: Record<string, JsonObject>;
+  tags?: JsonObject[];
+  securitySchemes?: Record<string, JsonObject>;
+  schemas?: Record<string, JsonObject>;
+  responses?: Record<string, JsonObject>;
+}

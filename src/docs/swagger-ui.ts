@@ -6,6 +6,7 @@ import { createReadStream, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { Surface } from "../surface.js";
 
 const require = createRequire(import.meta.url);
 const distDir = path.dirname(require.resolve("swagger-ui-dist/package.json"));
@@ -88,3 +89,6 @@ export function registerDocs(app: FastifyInstance): void {
       .send(createReadStream(asset.file));
   });
 }
+
+/** `/docs`: Swagger UI over the OpenAPI document. */
+export const docsSurface: Surface = { name: "docs", register: registerDocs };

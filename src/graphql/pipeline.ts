@@ -7,8 +7,8 @@
  *   → error masking
  *
  * A document that passes everything up to the budget is remembered (by query text, then
- * operation name), so a repeated request only checks its budget, charges its quota and
- * runs. What is remembered is bounded by an estimate of the heap it holds
+ * operation name) from its second sight, so a repeated request only checks its budget,
+ * charges its quota and runs. What is remembered is bounded by an estimate of the heap it holds
  * (prepared-cache.ts). Documents that fail are never remembered: a client may send endless
  * variants. With quotas on, a document not remembered is validated and compiled only for a
  * key that has units left: a key already over its quota gets its 429 after the parse.
@@ -41,7 +41,12 @@ import {
   requestRules,
   variablesProblem,
 } from "./limits.js";
-import { ByteBoundedCache, PREPARED_CACHE_BYTES, preparedBytes } from "./prepared-cache.js";
+import {
+  ByteBoundedCache,
+  PREPARED_CACHE_BYTES,
+  preparedBytes,
+  SecondSight,
+} from "./prepared-cache.js";
 import { type Charge, quotaRefusal, quotaUnits } from "./quota.js";
 
 /** What the pipeline and the resolvers read of a request: its method, id and logger. */
@@ -190,6 +195,7 @@ export function createPipeline(options: PipelineOptions) {
   const prepared = new ByteBoundedCache<Map<string | undefined, Prepared>>(
     options.preparedCacheBytes ?? PREPARED_CACHE_BYTES,
   );
+  const secondSight = new SecondSight();
 
   /** The query text's refusal (too long, too many tokens), or undefined; free once prepared. */
   function textProblem(query: string): GraphQLError | undefined {
@@ -251,7 +257,10 @@ export function createPipeline(options: PipelineOptions) {
       document.tokenCount ?? limits.maxTokens,
       measureDocument(document, operation).selectedFields,
     );
-    prepared.charge(query, bytes, newByName)?.set(operationName, entry);
+    // Kept from its second sight: a document sent once leaves nothing behind.
+    if (prepared.has(query) || secondSight.admits(query)) {
+      prepared.charge(query, bytes, newByName)?.set(operationName, entry);
+    }
     return entry;
   }
 

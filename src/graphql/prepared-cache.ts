@@ -5,6 +5,8 @@
  * alone let a few hundred distinct large documents fill the heap.
  */
 
+import { hash } from "node:crypto";
+
 /**
  * Heap the prepared documents may hold in all, as estimated by {@link preparedBytes}: the
  * most common documents of a working set stay compiled, and the process's heap (128 MB
@@ -32,6 +34,38 @@ export const BYTES_PER_DOCUMENT = 16 * 1024;
  */
 export function preparedBytes(tokens: number, selectedFields: number): number {
   return BYTES_PER_DOCUMENT + tokens * BYTES_PER_TOKEN + selectedFields * BYTES_PER_FIELD;
+}
+
+/** Query texts remembered as seen once (by digest: ~100 bytes each, whatever the text). */
+export const SEEN_ONCE_TEXTS = 4096;
+
+/**
+ * Admission to the cache on a text's second sight. A document sent once (generated
+ * queries, a client probing) is prepared for its request and then dropped, so one-off
+ * documents never fill the cache nor displace the ones clients repeat, and their heap is
+ * garbage as soon as they are answered.
+ *
+ * @example
+ * const door = new SecondSight(2);
+ * door.admits("{ a }"); // false: first sight
+ * door.admits("{ a }"); // true
+ */
+export class SecondSight {
+  readonly #seen = new Set<string>();
+
+  constructor(readonly capacity: number = SEEN_ONCE_TEXTS) {}
+
+  /** Whether `text` was seen before (it is then forgotten here); else remembers it. */
+  admits(text: string): boolean {
+    const digest = hash("sha1", text, "base64");
+    if (this.#seen.delete(digest)) return true;
+    if (this.#seen.size >= this.capacity) {
+      const oldest = this.#seen.values().next();
+      if (oldest.done !== true) this.#seen.delete(oldest.value);
+    }
+    this.#seen.add(digest);
+    return false;
+  }
 }
 
 interface Slot<V> {

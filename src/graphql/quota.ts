@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, GraphQLError, type OperationDefinitionNode } from "graphql";
-import type { QuotaState } from "../access/rate-limit.js";
+import { type QuotaState, quotaExceeded } from "../access/rate-limit.js";
 import { measureDocument } from "./measure.js";
 
 export type Charge = (
@@ -34,13 +34,10 @@ export function quotaUnits(document: DocumentNode, operation?: OperationDefiniti
  * const result = { errors: [quotaRefusal(state, 3)] };
  */
 export function quotaRefusal(state: QuotaState, units: number): GraphQLError {
-  return new GraphQLError(
-    `Too many requests: this API key is limited to ${state.policy.limit} calculations per ${state.policy.windowSeconds} seconds; this request asks for ${units}; retry in ${state.resetSeconds} seconds`,
-    {
-      extensions: {
-        code: "RATE_LIMITED",
-        http: { status: 429, headers: { "retry-after": String(state.resetSeconds) } },
-      },
+  return new GraphQLError(quotaExceeded(state, "this API key", units), {
+    extensions: {
+      code: "RATE_LIMITED",
+      http: { status: 429, headers: { "retry-after": String(state.resetSeconds) } },
     },
-  );
+  });
 }

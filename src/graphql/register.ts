@@ -18,6 +18,8 @@ import type { YogaLogger, YogaServerInstance } from "graphql-yoga";
 import type { Runner } from "../core/runner.js";
 import { boundJsonBodies } from "../http/json-body.js";
 import type { AnyOperation } from "../kit/define.js";
+import { countingRunner } from "../observability/calculation-counters.js";
+import type { Surface } from "../surface.js";
 import { createShortcut, usePipeline } from "./adapters.js";
 import { createBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
@@ -238,3 +240,18 @@ function yogaRequest(request: FastifyRequest) {
 
 /** A body for the adapter's request that no one reads (see {@link yogaRequest}). */
 const UNREAD_BODY = "{}";
+
+/** GraphQL: `/graphql` and GraphiQL. */
+export const graphqlSurface: Surface = {
+  name: "graphql",
+  register(app, { config, operations, access, metrics, managed, graphqlFastPath }) {
+    registerGraphql(app, operations, access.authenticateOnly, {
+      run: countingRunner(metrics, "graphql"),
+      // Without any quota (none of the server's, no managed key with a plan) nothing is
+      // charged, and the usual request runs without a promise.
+      ...(config.rateLimit > 0 || managed ? { charge: access.charge } : {}),
+      used: (request, operation) => access.used(request as FastifyRequest, operation, 1),
+      fastPath: graphqlFastPath,
+    });
+  },
+};

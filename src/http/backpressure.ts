@@ -20,8 +20,10 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction,
 } from "fastify";
-import { sendError } from "./errors.js";
-import { BODY_LIMIT_BYTES } from "./server-options.js";
+import { errorBody, sendError } from "./errors.js";
+
+/** The largest request body any route reads; past it, 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BackpressureOptions {
   /** Requests one connection may have waiting behind the one it runs. */
@@ -243,7 +245,7 @@ export function registerBackpressure(
         .header("content-type", "application/json; charset=utf-8")
         .header("retry-after", "1")
         .header("connection", "close");
-      return done(null, JSON.stringify({ detail: "Service Unavailable" }));
+      return done(null, errorBody("Service Unavailable"));
     }
     done(null, payload);
   });

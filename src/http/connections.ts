@@ -12,6 +12,7 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { idleSince } from "./backpressure.js";
+import { rawErrorResponse } from "./errors.js";
 
 /** What the process knows of an open connection. */
 export interface Held {
@@ -35,15 +36,10 @@ export interface ConnectionLimits {
 /** How long a refused connection may take to read its 503 before it is cut. */
 const REFUSAL_GRACE_MS = 1000;
 
-function refusal(detail: string): string {
-  const body = JSON.stringify({ detail });
-  return (
-    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n" +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`
-  );
-}
-const PER_ADDRESS_REFUSAL = refusal("Too many connections from this address");
-const PROCESS_REFUSAL = refusal("Too many connections");
+const PER_ADDRESS_REFUSAL = rawErrorResponse(503, "Too many connections from this address", {
+  "Retry-After": 1,
+});
+const PROCESS_REFUSAL = rawErrorResponse(503, "Too many connections", { "Retry-After": 1 });
 
 const tracked = new WeakMap<Server, Connections>();
 

@@ -14,9 +14,31 @@ import type {
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
+import { pendingResponse } from "../runtime/internals.js";
 import { targetPath } from "./observability.js";
 
 export type Detail = string | Problem[];
+
+/** The body of every error response: `{"detail": …}`. */
+export function errorBody(detail: Detail): string {
+  return JSON.stringify({ detail });
+}
+
+/**
+ * A whole error response, status line to body, for a socket no `ServerResponse` writes
+ * to (Node refused the request, or the connection is refused before one exists). The
+ * connection closes after it.
+ */
+export function rawErrorResponse(
+  status: number,
+  detail: Detail,
+  headers: Record<string, string | number> = {},
+): string {
+  const body = errorBody(detail);
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+  return `${head}Connection: close\r\n\r\n${body}`;
+}
 
 /**
  * Sends `{"detail": detail}` with `status` and extra `headers`.
@@ -34,7 +56,7 @@ export function sendError(
     .code(status)
     .headers(headers)
     .type("application/json; charset=utf-8")
-    .send({ detail });
+    .send(errorBody(detail));
 }
 
 /**
@@ -47,7 +69,7 @@ export function writeError(
   detail: Detail,
   headers: Record<string, string | number>,
 ): void {
-  const body = JSON.stringify({ detail });
+  const body = errorBody(detail);
   response.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
@@ -116,7 +138,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   // Requests behind it get no answer; their client sees the close, as after any dropped
   // connection, rather than a wrong answer. A request refused part-way (its body too slow
   // or malformed) gets the error as its answer, below.
-  const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const owed = pendingResponse(socket);
   if (owed?.req?.complete) {
     closingAfterAnswer.add(socket);
     owed.once("finish", () => socket.end());
@@ -129,14 +151,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? 408
         : 400;
-  const body = JSON.stringify({ detail: STATUS_CODES[status] });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      "Content-Type: application/json; charset=utf-8\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      "Connection: close\r\n\r\n" +
-      body,
-  );
+  socket.end(rawErrorResponse(status, STATUS_CODES[status] ?? "Bad Request"));
   // Closed outright once the answer is written: a client that never closes its side would
   // otherwise keep the socket, and its slot among maxConnections, for as long as it likes.
   // (The kernel still delivers what was written.) A client that reads nothing gets as long

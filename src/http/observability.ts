@@ -17,7 +17,7 @@ import {
 } from "fastify";
 import pino from "pino";
 import type { HttpStats } from "../observability/metrics.js";
-import { kRouteContext } from "./fastify-internals.js";
+import { kRouteContext } from "../runtime/internals.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 

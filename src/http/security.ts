@@ -3,7 +3,7 @@
  */
 import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
-import { kReplyHeaders } from "./fastify-internals.js";
+import { kReplyHeaders } from "../runtime/internals.js";
 
 /** Pages that set their own policy (docs, GraphiQL) keep it; everything else is JSON. */
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";

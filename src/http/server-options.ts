@@ -8,12 +8,10 @@ import type { Config } from "../config.js";
 import { parseQueryString } from "../core/query.js";
 import { logDestination } from "../observability/log-destination.js";
 import type { Metrics } from "../observability/metrics.js";
+import { BODY_LIMIT_BYTES } from "./backpressure.js";
 import { trackConnections } from "./connections.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
 import { noChildLogger, type RequestLog, requestIdOf } from "./observability.js";
-
-/** The largest request body any route reads; past it, 413. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Header lines a request may have; past it Node answers 431 (22: ignores the rest). */
 export const MAX_HEADER_LINES = 100;

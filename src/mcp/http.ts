@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccessControl } from "../access/control.js";
 import type { Principal } from "../access/principal.js";
-import type { QuotaState } from "../access/rate-limit.js";
+import { type QuotaState, quotaExceeded } from "../access/rate-limit.js";
 import {
   MAX_LIST_ITEMS_PER_REQUEST,
   overBudget,
@@ -20,6 +20,8 @@ import {
 import type { Runner } from "../core/runner.js";
 import { sendError } from "../http/errors.js";
 import type { AnyOperation } from "../kit/define.js";
+import { countingRunner } from "../observability/calculation-counters.js";
+import type { Surface } from "../surface.js";
 import type { Exchange, McpAnswer } from "./exchange.js";
 import { createMcpTools, type McpTools } from "./tools.js";
 
@@ -216,12 +218,7 @@ export function registerMcp(
 
   /** The 429 of a request its key's quota does not cover (headers set by `charge`). */
   function refuse(reply: FastifyReply, state: QuotaState, units: number): FastifyReply {
-    const asked = units > 0 ? `this request asks for ${units}` : "none is left";
-    return sendError(
-      reply,
-      429,
-      `Too many requests: this API key is limited to ${state.policy.limit} units per ${state.policy.windowSeconds} seconds; ${asked}; retry in ${state.resetSeconds} seconds`,
-    );
+    return sendError(reply, 429, quotaExceeded(state, "this API key", units));
   }
 
   /** Answers one `/mcp` request for tool set `area` (undefined: every area). */
@@ -278,3 +275,11 @@ export function registerMcp(
     );
   }
 }
+
+/** MCP over HTTP: `/mcp` and its tool sets `/mcp/<area>`. */
+export const mcpSurface: Surface = {
+  name: "mcp",
+  register(app, { operations, access, metrics }) {
+    registerMcp(app, operations, access, countingRunner(metrics, "mcp"));
+  },
+};

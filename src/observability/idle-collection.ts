@@ -6,8 +6,8 @@
  * process that answered few requests in that second and whose heap grew by
  * {@link IDLE_COLLECT_BYTES} since the last look's low point collects it all, once.
  */
-import { getHeapStatistics, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { getHeapStatistics } from "node:v8";
+import { fullCollection } from "../runtime/internals.js";
 
 /** Heap grown since the last full collection (bytes) that a quiet process collects. */
 export const IDLE_COLLECT_BYTES = 8 * 1024 * 1024;
@@ -43,12 +43,6 @@ export function isCollecting(looks: Looks, count: number, used: number): boolean
     return false;
   }
   return true;
-}
-
-/** V8's full collection, taken without exposing `gc` to the service's own global scope. */
-export function fullCollection(): () => void {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
 }
 
 /** Starts the looks, once per process; the timer never keeps the process alive. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { adminDocument } from "../admin/openapi.js";
 import { jsonSchema } from "../core/json-schema.js";
 import { defineOperation } from "../kit/define.js";
 import { decimal, list } from "../kit/params.js";
@@ -34,7 +35,8 @@ const plain = defineOperation({
   handler: () => ({ n: 0 }),
 });
 
-const document = buildOpenApiDocument([lookup, plain], { version: "9.9.9" });
+// With the admin surface's fragment, as app.ts composes it.
+const document = buildOpenApiDocument([lookup, plain], { version: "9.9.9" }, [adminDocument()]);
 const get = (path: string) =>
   (document.paths[path] as { get: Record<string, unknown> } | undefined)?.get;
 
@@ -120,9 +122,8 @@ describe("buildOpenApiDocument", () => {
   });
 
   it("states /v1/me and the admin API, the latter under its own tag and bearer scheme", () => {
-    expect(document.tags.map((tag) => tag.name)).toEqual(["things", "recipes", "keys", "admin"]);
+    expect(document.tags.map((tag) => tag.name)).toEqual(["things", "keys", "admin"]);
     expect(Object.keys(document.paths).slice(2)).toEqual([
-      "/v1/recipes",
       "/v1/me",
       "/admin/v1/keys",
       "/admin/v1/keys/{id}",

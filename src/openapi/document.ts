@@ -1,15 +1,8 @@
-/**
- * The OpenAPI 3.1 document, generated from the registry: one GET per operation with
- * its parameters, examples, success schema and error responses.
- */
-import { z } from "zod";
-import { adminDocument } from "../admin/openapi.js";
-import type { JsonObject } from "../core/json-schema.js";
+import type { JsonObject, OpenApiFragment } from "../core/json-schema.js";
 import { jsonSchema } from "../core/json-schema.js";
 import { pathOf } from "../core/path.js";
 import type { AnyOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
-import { recipesDocument } from "./recipes.js";
 
 const problemSchema = {
   type: "object",
@@ -129,16 +122,19 @@ export interface DocumentInfo {
  * const doc = buildOpenApiDocument(operations, { version: "1.0.0" });
  * doc.paths["/v1/math/sum"].get.parameters[0].name; // "numbers"
  */
-export function buildOpenApiDocument(operations: readonly AnyOperation[], info: DocumentInfo) {
+export function buildOpenApiDocument(
+  operations: readonly AnyOperation[],
+  info: DocumentInfo,
+  fragments: readonly OpenApiFragment[] = [],
+) {
   const paths: Record<string, JsonObject> = {};
   for (const operation of operations)
     paths[pathOf(operation)] = { get: operationObject(operation) };
   const areas = [...new Set(operations.map((operation) => operation.area))];
-  // After the operations' paths: /v1/me and the admin API (documented even when off).
-  const recipes = recipesDocument(operations);
-  Object.assign(paths, recipes.paths);
-  const admin = adminDocument(jsonSchema);
-  Object.assign(paths, admin.paths);
+  // After the operations' paths: what the other surfaces serve (/v1/me, the admin API…).
+  const pick = (part: Exclude<keyof OpenApiFragment, "paths" | "tags">) =>
+    Object.assign({}, ...fragments.map((fragment) => fragment[part] ?? {}));
+  for (const fragment of fragments) Object.assign(paths, fragment.paths);
   return {
     openapi: "3.1.0",
     info: {
@@ -160,8 +156,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
     security: [{ ApiKeyAuth: [] }],
     tags: [
       ...areas.map((area) => ({ name: area, description: tagDescription(area, operations) })),
-      recipes.tag,
-      ...admin.tags,
+      ...fragments.flatMap((fragment) => fragment.tags ?? []),
     ],
     paths,
     components: {
@@ -172,7 +167,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
           name: "X-API-Key",
           description: "A key: one of API_KEYS, or a managed key (ucs_…).",
         },
-        ...admin.securitySchemes,
+        ...pick("securitySchemes"),
       },
       schemas: {
         ErrorMessage: {
@@ -188,8 +183,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
             detail: { type: "array", items: { $ref: "#/components/schemas/ValidationProblem" } },
           },
         },
-        ...recipes.schemas,
-        ...admin.schemas,
+        ...pick("schemas"),
       },
       responses: {
         Unauthorized: errorResponse("No valid X-API-Key header.", {
@@ -208,7 +202,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], info: 
           "The request line and headers exceed 128 KiB (a URL-encoded text or list that long).",
         ),
         InternalError: errorResponse("An unexpected fault; nothing more is said."),
-        ...admin.responses,
+        ...pick("responses"),
       },
     },
   };

@@ -24,6 +24,9 @@ import { sendError } from "../http/errors.js";
 import { parseBoolean } from "../kit/booleans.js";
 import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
+import { countingRunner } from "../observability/calculation-counters.js";
+import type { Surface } from "../surface.js";
+import { recipesDocument } from "./recipes-openapi.js";
 
 /** Whether the query asks for a dry run (`?dryRun=true`), and what is wrong with it. */
 export function readRecipeQuery(values: QueryValues | undefined): {
@@ -117,7 +120,7 @@ async function answerRecipe(
  * gateway's runner), behind `access`.
  *
  * @example
- * registerRecipes(app, operations, access, observedRunner(calculationCount(metrics, "rest")));
+ * registerRecipes(app, operations, access, countingRunner(metrics, "rest"));
  */
 export function registerRecipes(
   app: FastifyInstance,
@@ -130,3 +133,12 @@ export function registerRecipes(
     answerRecipe(book, access, run, request, reply),
   );
 }
+
+/** Recipes: `POST /v1/recipes`, each step counted as a REST calculation. */
+export const recipesSurface: Surface = {
+  name: "recipes",
+  document: recipesDocument,
+  register(app, { operations, access, metrics }) {
+    registerRecipes(app, operations, access, countingRunner(metrics, "rest"));
+  },
+};

@@ -7,6 +7,8 @@ import { pathOf, REST_PREFIX, routeOf } from "../core/path.js";
 import { planFor, type QueryPlan, type QueryValues, toInput } from "../core/query.js";
 import { execute, type Runner } from "../core/runner.js";
 import type { AnyOperation } from "../kit/define.js";
+import { countingRunner } from "../observability/calculation-counters.js";
+import type { Surface } from "../surface.js";
 
 /** An operation as REST serves it: its path and how its query becomes its input. */
 export interface RestRoute {
@@ -62,3 +64,11 @@ export function registerRestRoutes(
     { prefix: REST_PREFIX },
   );
 }
+
+/** REST: `GET /v1/<area>/<name>` for every operation. */
+export const restSurface: Surface = {
+  name: "rest",
+  register(app, { operations, access, metrics }) {
+    registerRestRoutes(app, restRoutes(operations), access.guard, countingRunner(metrics, "rest"));
+  },
+};

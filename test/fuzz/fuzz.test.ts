@@ -39,6 +39,7 @@ import {
   valuesArb,
 } from "./generators.js";
 import { findNonFiniteToken, type ObservedResponse, Oracle } from "./oracle.js";
+import { catalogueSemanticsA } from "./semantics-catalogue-a.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_122);
 /** Runs per operation and kind (valid, invalid); GraphQL gets a fifth of it. */
@@ -450,6 +451,7 @@ const SEMANTICS: Record<string, Semantics> = {
   "/v1/math/subtract": { why: RESULT_DIGITS, minOk: 0.5 },
   "/v1/stats/range": { why: RESULT_DIGITS, minOk: 0.5 },
   "/v1/stats/product": { why: `${RESULT_DIGITS}; products grow fast`, minOk: 0.5 },
+  ...catalogueSemanticsA({ first, encodedTexts, badEncoded }),
 };
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * and the contract's example with the answer it really gives, made by running it through
  * the runner when the document is built (so the example cannot drift from the service).
  */
+
+import type { OpenApiFragment } from "../core/json-schema.js";
 import {
   checkRecipe,
   MAX_RECIPE_STEPS,
@@ -48,7 +50,7 @@ function exampleAnswer(operations: readonly AnyOperation[]): JsonObject | undefi
 }
 
 /** The path, tag and schemas `POST /v1/recipes` adds to the document. */
-export function recipesDocument(operations: readonly AnyOperation[]) {
+export function recipesDocument(operations: readonly AnyOperation[]): OpenApiFragment {
   const ops = operations.map((operation) => `${operation.area}/${operation.name}`);
   const answer = exampleAnswer(operations);
   const priced = {
@@ -217,5 +219,5 @@ export function recipesDocument(operations: readonly AnyOperation[]) {
     name: "recipes",
     description: "Chained calculations: several operations in one request (docs/recipes.md).",
   };
-  return { paths, schemas, tag };
+  return { paths, schemas, tags: [tag] };
 }
