@@ -95,7 +95,8 @@ async function main(): Promise<void> {
   await writeGeneratedDocs(await loadOperations(), ROOT);
   process.stdout.write(
     `wrote ${path.relative(ROOT, file)} and ${path.relative(ROOT, test)}; README.md, docs/api.md and docs/graphql-schema.md regenerated\n` +
-      `next: edit them, then npx vitest run ${path.relative(ROOT, test)}, then npm test\n`,
+      `next: edit them, then npx vitest run ${path.relative(ROOT, test)}, then npm test\n` +
+      `to serve it: kill -HUP <the pid npm start's log prints> (a reload reads operations/), or restart npm start\n`,
   );
 }
 

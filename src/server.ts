@@ -42,6 +42,13 @@ async function serve(config: Config): Promise<void> {
   const connections = connectionsOf(app.server);
   await holdTickShape();
   await app.listen({ host: config.host, port: config.port });
+  // Where the docs, the keys and the reload are: once, not once per worker.
+  if (cluster.isPrimary || cluster.worker?.id === 1) {
+    const { startNotes } = await import("./start-log.js");
+    const { port } = app.server.address() as { port: number };
+    const pid = cluster.isPrimary ? process.pid : process.ppid;
+    for (const { fields, message } of startNotes(config, port, pid)) app.log.info(fields, message);
+  }
   // SIGHUP: load the operations afresh (see reload.ts); a refused set leaves the old one.
   process.on("SIGHUP", () => {
     app.log.info("SIGHUP: reloading the operations");

@@ -16,6 +16,7 @@ describe("the start command", () => {
     ["node --a=1 --b dist/src/server.js", {}, ["--a=1", "--b"]],
     ["X_Y=2 node --a dist/src/server.js", { X_Y: "2" }, ["--a"]],
     ["A=1 B= node dist/src/server.js", { A: "1", B: "" }, []],
+    ["A=1 exec node --a dist/src/server.js", { A: "1" }, ["--a"]],
   ])("reads %s", (script, env, nodeFlags) => {
     expect(parseStartScript(script)).toEqual({ env, nodeFlags });
   });
@@ -31,6 +32,11 @@ describe("the start command", () => {
     const start = startCommand();
     expect(start.nodeFlags).toContain("--max-old-space-size=128");
     expect(start.env).toEqual({ MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" });
+  });
+
+  it("execs node, so that npm's SIGTERM reaches the server rather than a shell", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(pkg.scripts.start).toMatch(/^(?:[A-Z_][A-Z0-9_]*=\S* )*exec node /);
   });
 
   it("is the container image's command and environment", () => {

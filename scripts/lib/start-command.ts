@@ -12,9 +12,11 @@ export interface StartCommand {
   nodeFlags: string[];
 }
 
-const START = /^((?:[A-Z_][A-Z0-9_]*=\S* )*)node ((?:--\S+ )*)dist\/src\/server\.js$/;
+// `exec`: the shell npm runs the script in becomes node, so npm's SIGTERM reaches the
+// server itself rather than a shell that would die and leave node running.
+const START = /^((?:[A-Z_][A-Z0-9_]*=\S* )*)(?:exec )?node ((?:--\S+ )*)dist\/src\/server\.js$/;
 
-/** Parses a start script of the form `[NAME=value …] node [--flag …] dist/src/server.js`. */
+/** Parses a start script of the form `[NAME=value …] [exec] node [--flag …] dist/src/server.js`. */
 export function parseStartScript(script: string): StartCommand {
   const match = START.exec(script);
   if (!match) throw new Error(`package.json's start script has an unexpected form: ${script}`);

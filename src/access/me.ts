@@ -1,5 +1,5 @@
 /**
- * `GET /v1/me`: what a key's holder may know of their key (API.md §7): who it is, its
+ * `GET /v1/me`: what a key's holder may know of their key: who it is, its
  * scopes, its plan, what is left of it, and today's usage. Any valid key, charged nothing.
  */
 import type { FastifyInstance } from "fastify";

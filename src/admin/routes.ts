@@ -1,5 +1,5 @@
 /**
- * The admin API (API.md §7): managed keys created, listed, changed, revoked, rolled and
+ * The admin API: managed keys created, listed, changed, revoked, rolled and
  * their usage read, under `/admin/v1`, behind `Authorization: Bearer <ADMIN_TOKEN>`.
  * Registered only when ADMIN_TOKEN is set and the process has a key store; otherwise
  * these paths are unknown (404). Each write refreshes the directory, so the change holds

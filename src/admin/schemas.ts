@@ -1,5 +1,5 @@
 /**
- * What the admin API (API.md §7) answers, as zod schemas for the OpenAPI document. What it
+ * What the admin API answers, as zod schemas for the OpenAPI document. What it
  * takes (bodies, queries, their bounds) is the keys' own rules, shared with `ucs keys`:
  * src/access/keys/rules.ts.
  */
@@ -11,7 +11,7 @@ export const ADMIN_PREFIX = "/admin/v1";
 /** What a client is told to wait (Retry-After) when the key store cannot be reached. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
-/** The key object (API.md §7): never the hashes, nor the revocation and version fields. */
+/** The key object: never the hashes, nor the revocation and version fields. */
 export const keyObject = z.object({
   id: z.string().describe("Stable and not secret: key_ and 16 base62 characters."),
   prefix: z.string().describe("The secret's first characters, to recognise it; not secret."),

@@ -1,5 +1,5 @@
 /**
- * `ucs keys create|list|show|update|revoke|roll|usage` (API.md §7): managed keys on the
+ * `ucs keys create|list|show|update|revoke|roll|usage`: managed keys on the
  * local store (DATA_DIR / DATABASE_URL, opened and closed per command) or on a running
  * service's admin API (`--url`, with ADMIN_TOKEN). Both modes answer as the admin API does
  * (status and body), so one printer serves both, and arguments are checked with the admin
@@ -327,7 +327,7 @@ function withQuery(path: string, query: Record<string, string | number> | undefi
 }
 
 /**
- * The admin API request of a command, as API.md §7's table states it.
+ * The admin API request of a command, as docs/keys.md states it.
  *
  * @example
  * requestFor({ action: "roll", id: "key_1", body: { overlapSeconds: 60 } });
@@ -629,7 +629,7 @@ export function keysHelp(): string {
   return [
     `Usage: ${COMMAND} <subcommand> … [--json] [--url URL] [--data-dir DIR | --database-url URL]`,
     "",
-    "Managed API keys (API.md §7), on the local store or on a running service.",
+    "Managed API keys, on the local store or on a running service.",
     "",
     "Subcommands:",
     ...Object.entries(ACTIONS).map(

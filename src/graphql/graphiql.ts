@@ -77,7 +77,8 @@ export interface GraphiqlOptions {
  * The script that starts GraphiQL: tells the editor where its workers are, then renders
  * with the X-API-Key header prefilled (empty) and the headers editor open, since every
  * request but this page needs a key. Headers are not persisted: a key never lands in
- * the browser's storage.
+ * the browser's storage. A refusal that is not GraphQL's (401 without a key) is shown as
+ * a GraphQL error saying where the key goes.
  */
 function startScript(options: GraphiqlOptions): string {
   const workers = {
@@ -96,22 +97,39 @@ function startScript(options: GraphiqlOptions): string {
   };
   const noKey =
     'No schema yet: put your key in the Headers tab ({"X-API-Key": "…"}), then press "Re-fetch GraphQL schema" (Shift-Ctrl-R).';
+  const keyHint = 'Put your API key in the Headers tab: {"X-API-Key": "…"}, then press Run again.';
   return `"use strict";
 const workers = ${JSON.stringify(workers)};
 self.MonacoEnvironment = {
   globalAPI: false,
   getWorkerUrl: (_moduleId, label) => workers[label],
 };
-// GraphiQL fetches the schema as it opens, before anyone can have typed a key: sent, that
-// request is a certain 401 (an error in the console, a confusing one in the result pane).
 const nativeFetch = globalThis.fetch.bind(globalThis);
-globalThis.fetch = (input, init) => {
+const keyHint = ${JSON.stringify(keyHint)};
+globalThis.fetch = async (input, init) => {
   const body = typeof init?.body === "string" ? init.body : "";
   const key = new Headers(init?.headers).get("x-api-key")?.trim();
+  // GraphiQL fetches the schema as it opens, before anyone can have typed a key: sent, that
+  // request is a certain 401 (an error in the console, a confusing one in the result pane).
   if (!key && body.includes('"operationName":"IntrospectionQuery"')) {
-    return Promise.resolve(Response.json({ errors: [{ message: ${JSON.stringify(noKey)} }] }));
+    return Response.json({ errors: [{ message: ${JSON.stringify(noKey)} }] });
   }
-  return nativeFetch(input, init);
+  const response = await nativeFetch(input, init);
+  // A refusal before GraphQL (no key, a wrong one, overload) is {"detail": …}: neither data
+  // nor errors, which GraphiQL's client shows as "Unexpected empty "data" and "errors"".
+  // Shown as the GraphQL error it stands for, with the key hint for a 401.
+  if (response.ok || !response.headers.get("content-type")?.includes("application/json")) {
+    return response;
+  }
+  const refusal = await response.clone().json().catch(() => undefined);
+  if (typeof refusal?.detail !== "string" || "errors" in refusal || "data" in refusal) return response;
+  const unauthenticated = response.status === 401;
+  const message = unauthenticated ? refusal.detail.replace(/\\.?$/, ". ") + keyHint : refusal.detail;
+  const code = unauthenticated ? "UNAUTHENTICATED" : "HTTP_" + response.status;
+  return Response.json(
+    { errors: [{ message, extensions: { code, http: { status: response.status } } }] },
+    { status: response.status },
+  );
 };
 const settings = ${JSON.stringify(settings)};
 // Yoga's GraphiQL copies each edit into the address (?query=…). That URL is an API call,

@@ -33,6 +33,14 @@ export const DEFAULT_OPERATIONS_DIR = fileURLToPath(new URL("../../operations/",
 const MODULE_EXTENSION = path.extname(fileURLToPath(import.meta.url));
 const FROM_SOURCE = MODULE_EXTENSION === ".ts";
 
+/**
+ * The checkout's sources of the built-in operations, when running from its `dist/`: what
+ * `npm run new:operation` writes and a developer edits. Absent in an image (dist/ only).
+ */
+const SOURCE_OPERATIONS_DIR = FROM_SOURCE
+  ? undefined
+  : fileURLToPath(new URL("../../../operations/", import.meta.url));
+
 /** What an operator's folder may hold: plain JavaScript, or TypeScript (run through tsx). */
 const EXTRA_EXTENSIONS = [".mjs", ".mts", ".js", ".ts"]; // `.mjs` before `.js`: matched in order
 
@@ -153,6 +161,35 @@ function runExample(
  */
 export function operationsDirs(extra: readonly string[] = []): string[] {
   return [DEFAULT_OPERATIONS_DIR, ...extra.map((dir) => path.resolve(dir))];
+}
+
+/**
+ * The built-in modules a reload from `dist/` loads when the checkout's sources are beside
+ * it: each operation from its compiled file when that is at least as new as its source,
+ * else from the source (through tsx), so that a module the scaffold wrote, or one edited
+ * since the build, serves at the next SIGHUP without a rebuild; a compiled module whose
+ * source was deleted is not loaded. Undefined without a sources folder.
+ */
+export async function builtInFiles(
+  compiledDir: string,
+  sourceDir: string,
+): Promise<string[] | undefined> {
+  const sources = await operationFiles(sourceDir, [".ts"]).catch(() => undefined);
+  if (sources === undefined) return undefined;
+  const mtime = (file: string) =>
+    stat(file).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
+  const chosen: string[] = [];
+  for (const source of sources) {
+    const relative = path.relative(sourceDir, source);
+    const compiled = path.join(compiledDir, `${relative.slice(0, -".ts".length)}.js`);
+    const built = await mtime(compiled);
+    const edited = await mtime(source);
+    chosen.push(built !== undefined && edited !== undefined && built >= edited ? compiled : source);
+  }
+  return chosen;
 }
 
 let typescriptLoader: Promise<void> | undefined;
@@ -325,7 +362,17 @@ export async function loadOperations(
     const builtIn = isBuiltIn(dir);
     const extensions = builtIn ? [MODULE_EXTENSION] : EXTRA_EXTENSIONS;
     try {
-      folders.push({ dir, builtIn, extensions, files: await operationFiles(dir, extensions) });
+      // A reload from dist/ in a checkout follows the sources (see builtInFiles).
+      const fromSources =
+        builtIn && options.fresh === true && SOURCE_OPERATIONS_DIR !== undefined
+          ? await builtInFiles(dir, SOURCE_OPERATIONS_DIR)
+          : undefined;
+      if (fromSources?.some((file) => file.endsWith(".ts"))) await loadTypescript();
+      folders.push(
+        fromSources === undefined
+          ? { dir, builtIn, extensions, files: await operationFiles(dir, extensions) }
+          : { dir, builtIn, extensions: [MODULE_EXTENSION, ".ts"], files: fromSources },
+      );
     } catch (error) {
       problems.push(`${dir}: cannot read the folder: ${(error as Error).message}`);
     }
@@ -358,7 +405,11 @@ export async function loadOperations(
   }
   for (const { dir, builtIn, extensions, files } of folders) {
     for (const file of files) {
-      const relative = path.relative(dir, file);
+      const base =
+        SOURCE_OPERATIONS_DIR !== undefined && file.startsWith(SOURCE_OPERATIONS_DIR)
+          ? SOURCE_OPERATIONS_DIR
+          : dir;
+      const relative = path.relative(base, file);
       const extension = moduleExtension(path.basename(file), extensions) ?? "";
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
       let module: { default?: unknown };

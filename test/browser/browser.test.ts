@@ -359,7 +359,7 @@ describe.skipIf(CHROMIUM_MISSING && !IN_CI)("browser pages", () => {
   );
 
   it(
-    "GraphiQL without a key: running a query shows the 401 detail, and the page lives on",
+    "GraphiQL without a key: running a query shows the 401 detail and the key hint; the page lives on",
     async () => {
       const refusal = await fetch(`${origin}/graphql`, {
         method: "POST",
@@ -381,6 +381,9 @@ describe.skipIf(CHROMIUM_MISSING && !IN_CI)("browser pages", () => {
         const text = () => editorText(result);
         await expect.poll(text, { timeout: STEP_MS }).toContain(detail);
         expect(await text()).toContain("401");
+        // Where the key goes, not the client's "Unexpected empty data and errors".
+        expect(await text()).toContain("Put your API key in the Headers tab");
+        expect(await text()).not.toMatch(/Unexpected empty|RESPONSE_VALIDATION_FAILED/);
         await page.screenshot({ path: `${SCREENSHOTS}graphiql-no-key.png` });
 
         // Not a crash: no uncaught error, and the editor still takes a run.

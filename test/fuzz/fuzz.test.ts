@@ -40,6 +40,7 @@ import {
 } from "./generators.js";
 import { findNonFiniteToken, type ObservedResponse, Oracle } from "./oracle.js";
 import { catalogueSemanticsA } from "./semantics-catalogue-a.js";
+import { CATALOGUE_C_SEMANTICS } from "./semantics-catalogue-c.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_122);
 /** Runs per operation and kind (valid, invalid); GraphQL gets a fifth of it. */
@@ -452,6 +453,7 @@ const SEMANTICS: Record<string, Semantics> = {
   "/v1/stats/range": { why: RESULT_DIGITS, minOk: 0.5 },
   "/v1/stats/product": { why: `${RESULT_DIGITS}; products grow fast`, minOk: 0.5 },
   ...catalogueSemanticsA({ first, encodedTexts, badEncoded }),
+  ...CATALOGUE_C_SEMANTICS,
 };
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * The rules of a managed key's fields (API.md §7), one set for every surface that writes
+ * The rules of a managed key's fields, one set for every surface that writes
  * keys: the admin API checks its bodies and queries with these schemas (and its OpenAPI
  * document states them, `.describe()` texts included) and `ucs keys` its arguments, so both
  * refuse the same input with the same problems. Zod only: no import from a surface.
@@ -211,7 +211,7 @@ export interface KeyFields {
   lastUsedAt: string | null;
 }
 
-/** The key object of API.md §7, in its order: never the hashes, the version or revokedAt. */
+/** The key object, in the order docs/keys.md states it: never the hashes, the version or revokedAt. */
 export function keyObjectOf(record: KeyFields): KeyFields {
   return {
     id: record.id,

@@ -1,5 +1,5 @@
 /**
- * The managed keys' store (API.md §7): key records, their change counter and their usage,
+ * The managed keys' store: key records, their change counter and their usage,
  * in embedded SQLite under DATA_DIR or in PostgreSQL (DATABASE_URL), through Kysely with one
  * schema and one set of migrations for both. It holds a key's SHA-256 and a display prefix,
  * never the secret: the secret leaves `create` and `roll` once, to the caller.
@@ -383,7 +383,7 @@ async function openPostgres(url: string): Promise<KeyStore> {
   });
   // An idle connection that breaks (a server restart) is reported here; unhandled, it
   // would crash the process. The next query gets a new connection or rejects: callers
-  // handle that (API.md §7, store faults).
+  // handle that (docs/keys.md, store faults).
   pool.on("error", () => {});
   const db = await migrated(new PostgresDialect({ pool }), where, secrets);
   return new KyselyKeyStore("postgres", db, () => db.destroy());

@@ -1,0 +1,5 @@
+// Types for build.mjs, which stays plain JavaScript so that `npm start` runs it uncompiled.
+export function satisfies(version: string, range: string): boolean;
+export function nodeProblem(version: string, range: string): string | undefined;
+export function newestInput(root: string): number;
+export function upToDate(root: string): boolean;
