@@ -29,6 +29,7 @@ import { mcpSurface } from "./mcp/http.js";
 import { createMetrics } from "./observability/metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import { loadOperations, operationsDirs } from "./registry/loader.js";
+import { recipesSurface } from "./rest/recipes.js";
 import { restSurface } from "./rest/routes.js";
 import type { Surface, SurfaceContext } from "./surface.js";
 import { VERSION } from "./version.js";
@@ -39,6 +40,7 @@ const SURFACES: readonly Surface[] = [
   meSurface,
   adminSurface,
   restSurface,
+  recipesSurface,
   graphqlSurface,
   mcpSurface,
 ];
@@ -150,7 +152,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     managed,
     graphqlFastPath: options.graphqlFastPath ?? true,
   };
-  const fragments = SURFACES.flatMap((surface) => (surface.document ? [surface.document()] : []));
+  const fragments = SURFACES.flatMap((surface) =>
+    surface.document ? [surface.document(operations)] : [],
+  );
   registerServiceEndpoints(app, {
     openApiJson: JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }, fragments)),
     metrics,

@@ -27,7 +27,10 @@ export interface SurfaceContext {
 /** A surface: its routes, and the paths it adds to the OpenAPI document. */
 export interface Surface {
   readonly name: string;
-  /** The paths and components it serves outside `/v1/<area>/<name>`, documented even when off. */
-  readonly document?: () => OpenApiFragment;
+  /**
+   * The paths and components it serves outside `/v1/<area>/<name>`, documented even when
+   * off; given the operations served (recipes name them and run their example).
+   */
+  readonly document?: (operations: readonly AnyOperation[]) => OpenApiFragment;
   register(app: FastifyInstance, context: SurfaceContext): void | Promise<void>;
 }

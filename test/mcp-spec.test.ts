@@ -14,6 +14,7 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { execute } from "../src/core/runner.js";
 import { QUOTA_META_KEY } from "../src/mcp/exchange.js";
+import { RECIPE_TOOL_NAME } from "../src/mcp/recipe-tool.js";
 import { CALL_TOOL, DEFAULT_TOOL_SEARCH_THRESHOLD, SEARCH_TOOLS } from "../src/mcp/search-tools.js";
 import { createMcpTools, MAX_TOOL_NAME_LENGTH, toolNameOf } from "../src/mcp/tools.js";
 import { allOperations, TEST_KEY } from "./helpers.js";
@@ -314,7 +315,10 @@ describe("search_tools / call_tool past the threshold", () => {
     const everything = await search("a e i o u", MATH_KEY, "/mcp", 50);
     expect(
       everything.tools.every(
-        (tool) => tool.name.startsWith("math_") || tool.name === "hash_hmac_md5",
+        (tool) =>
+          tool.name.startsWith("math_") ||
+          tool.name === "hash_hmac_md5" ||
+          tool.name === RECIPE_TOOL_NAME,
       ),
     ).toBe(true);
     const outOfScope = (

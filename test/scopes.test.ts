@@ -72,7 +72,8 @@ describe("tool sets", () => {
   });
 
   it("/mcp lists every tool", async () => {
-    expect(await listed("/mcp", TEST_KEY)).toEqual(operations.map(toolNameOf));
+    // And run_recipe, whose steps may be any of them (docs/recipes.md).
+    expect(await listed("/mcp", TEST_KEY)).toEqual([...operations.map(toolNameOf), "run_recipe"]);
   });
 
   it("a set does not run another area's tool", async () => {
@@ -92,7 +93,7 @@ describe("tool sets", () => {
 describe("scopes", () => {
   it("a key lists only the tools its scopes include, on /mcp and on a set", async () => {
     const inScope = operations.filter((o) => o.area === "math" || o === HMAC).map(toolNameOf);
-    expect(await listed("/mcp", MATH_KEY)).toEqual(inScope);
+    expect(await listed("/mcp", MATH_KEY)).toEqual([...inScope, "run_recipe"]);
     expect(await listed("/mcp/hash", MATH_KEY)).toEqual(["hash_hmac_md5"]);
     expect(await listed("/mcp/misc", MATH_KEY)).toEqual([]);
     expect(await listed("/mcp", NOTHING_KEY)).toEqual([]);

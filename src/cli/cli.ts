@@ -17,6 +17,7 @@ import type { Problem } from "../kit/errors.js";
 import { listing, operationHelp, PROGRAM, usage } from "./help.js";
 import { runKeys } from "./keys.js";
 import { type CliIo, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, guardedIo, report } from "./output.js";
+import { runRecipeCommand } from "./recipe.js";
 
 /** The options that belong to the command line itself, not to an operation. */
 interface Globals {
@@ -174,6 +175,7 @@ export async function runCli(
 ): Promise<number> {
   // Managed keys are the command line's own, not an operation: keys.ts.
   if (argv[0] === "keys") return runKeys(argv.slice(1), io);
+  if (argv[0] === "recipe") return runRecipeCommand(argv.slice(1), operations, io);
   const byId = new Map(
     operations.map((operation) => [`${operation.area}/${operation.name}`, operation]),
   );

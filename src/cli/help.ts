@@ -94,6 +94,7 @@ export function usage(): string {
     `       ${PROGRAM} <area> <name> [--<parameter> <value> …] [--json] [--url URL] [--key KEY]`,
     `       ${PROGRAM} <area> <name> --help`,
     `       ${PROGRAM} keys create|list|show|update|revoke|roll|usage …  (${PROGRAM} keys --help)`,
+    `       ${PROGRAM} recipe FILE|- [--dry-run] [--json] [--url URL] [--key KEY]  (${PROGRAM} recipe --help)`,
     "",
     "Runs an operation of the Utility Calculation Service in this process, or, with --url",
     "(or UCS_URL), on a running service with the key from --key/--api-key (or UCS_API_KEY).",

@@ -13,6 +13,7 @@ loadOperations(operationsDirs(listFrom(process.env.OPERATIONS_DIRS)))
       stdout: process.stdout,
       stderr: process.stderr,
       env: process.env,
+      stdin: process.stdin,
     }),
   )
   .then(

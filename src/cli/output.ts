@@ -14,6 +14,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   /** UCS_URL and UCS_API_KEY are read from here. */
   env: Record<string, string | undefined>;
+  /** Standard input, for `ucs recipe -`. */
+  stdin?: AsyncIterable<string | Buffer>;
 }
 
 /**
@@ -99,6 +101,7 @@ export function guardedIo(io: CliIo, json: boolean, url: string | undefined): Cl
     stdout: { write: (text: string) => io.stdout.write(toStdout(hideCredentialsOf(url, text))) },
     stderr: { write: (text: string) => io.stderr.write(visible(redactUrls(text, url))) },
     env: io.env,
+    ...(io.stdin ? { stdin: io.stdin } : {}),
   };
 }
 

@@ -155,6 +155,8 @@ export function registerMcp(
         : all.narrow(
             (operation) =>
               (area === undefined || operation.area === area) && principal.allows(operation),
+            // run_recipe is on /mcp only: a tool set holds its area's operations.
+            area === undefined,
           ),
       threshold,
     );
@@ -269,7 +271,13 @@ export function registerMcp(
       return sendMcp(reply, mcpError(400, INVALID_REQUEST, `Invalid Request: ${over}`));
     }
     // Charged once, whatever the request holds; 0 units only asks whether a unit is left.
-    const units = quotaUnitsOf(messages, view.unitsPerList);
+    // A run_recipe call is a unit per step (quotaUnitsOf counted one).
+    let units = quotaUnitsOf(messages, view.unitsPerList);
+    for (const message of messages) {
+      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+      const recipe = view.tools.recipeCharge(params?.name, params?.arguments);
+      if (recipe !== undefined && callArguments(message) !== undefined) units += recipe.units - 1;
+    }
     const state = await access.charge(request, reply, units);
     if (state && !state.allowed) return refuse(reply, state, units);
     for (const message of messages) {
@@ -277,6 +285,10 @@ export function registerMcp(
       const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
       const operation = view.tools.operationOf(params?.name, params?.arguments);
       if (operation !== undefined) access.used(request, operation, 1);
+      for (const step of view.tools.recipeCharge(params?.name, params?.arguments)?.operations ??
+        []) {
+        access.used(request, step, 1);
+      }
     }
     const meta: QuotaMeta | undefined = state && {
       limit: state.policy.limit,

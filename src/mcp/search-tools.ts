@@ -208,12 +208,19 @@ export function withToolSearch(tools: McpTools): McpTools {
     return called && tools.operationOf(called.name);
   }
 
+  function recipeCharge(name: unknown, args: unknown) {
+    if (name !== CALL_TOOL) return tools.recipeCharge(name, args);
+    const called = target(args);
+    return called && tools.recipeCharge(called.name, called.args ?? {});
+  }
+
   return {
     list,
     call,
     costOf,
-    narrow: (keep) => withToolSearch(tools.narrow(keep)),
+    narrow: (keep, recipes) => withToolSearch(tools.narrow(keep, recipes)),
     operationOf,
+    recipeCharge,
   };
 }
 

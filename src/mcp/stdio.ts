@@ -41,8 +41,9 @@ function swappable(initial: McpTools): { tools: McpTools; swap(next: McpTools): 
     },
     call: (name, args) => current.call(name, args),
     costOf: (name, args) => current.costOf(name, args),
-    narrow: (keep) => current.narrow(keep),
+    narrow: (keep, recipes) => current.narrow(keep, recipes),
     operationOf: (name, args) => current.operationOf(name, args),
+    recipeCharge: (name, args) => current.recipeCharge(name, args),
   };
   return {
     tools,

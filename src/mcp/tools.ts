@@ -13,6 +13,7 @@ import type { AnyOperation } from "../kit/define.js";
 import type { Problem } from "../kit/errors.js";
 import { describeParam, type ParamDescription } from "../kit/params.js";
 import { portableSchema } from "./portable.js";
+import { createRecipeTool, RECIPE_TOOL_NAME, type RecipeTool } from "./recipe-tool.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -78,9 +79,15 @@ export interface McpTools {
   costOf(name: unknown, args: unknown): Spent | undefined;
   /**
    * The same tools, only those whose operation `keep` accepts (a tool set, a key's
-   * scopes): built from the tools already made, in the same order.
+   * scopes): built from the tools already made, in the same order. `run_recipe` stays
+   * (its steps limited to the tools kept) unless `recipes` is false or no tool is kept.
    */
-  narrow(keep: (operation: AnyOperation) => boolean): McpTools;
+  narrow(keep: (operation: AnyOperation) => boolean, recipes?: boolean): McpTools;
+  /**
+   * What a `run_recipe` call is charged (a unit per step) and counted as (each step's
+   * operation); undefined for any other tool, which is one unit and its own operation.
+   */
+  recipeCharge(name: unknown, args: unknown): ReturnType<RecipeTool["charge"]> | undefined;
   /**
    * The operation a call of tool `name` with `args` runs, or undefined for a name not among
    * these tools (`args` matters only to a tool that calls another, see search-tools.ts).
@@ -181,7 +188,7 @@ export function createMcpTools(
       },
     });
   }
-  return toolsOf(entries, tools, run, onFault);
+  return toolsOf(entries, tools, run, onFault, createRecipeTool(operations, run, onFault));
 }
 
 /** The tools of `entries` (and their `tools/list` entries, in the same order). */
@@ -190,10 +197,15 @@ function toolsOf(
   tools: readonly Tool[],
   run: Runner,
   onFault: (error: unknown) => void,
+  recipe: RecipeTool | undefined,
 ): McpTools {
-  const list: ListToolsResult = { tools: [...tools] };
+  const recipes = recipe !== undefined && tools.length > 0 ? recipe : undefined;
+  const list: ListToolsResult = { tools: recipes ? [...tools, recipes.tool] : [...tools] };
+  const inView = new Set([...entries.values()].map((entry) => entry.operation));
+  const allows = (operation: AnyOperation) => inView.has(operation);
 
   function call(name: string, args: JsonObject | undefined): CallToolResult | undefined {
+    if (recipes && name === RECIPE_TOOL_NAME) return recipes.call(args, allows);
     const entry = entries.get(name);
     if (!entry) return undefined;
     const { input, problems } = inputOf(entry, args ?? {});
@@ -222,6 +234,7 @@ function toolsOf(
   }
 
   function costOf(name: unknown, args: unknown): Spent | undefined {
+    if (recipes && name === RECIPE_TOOL_NAME) return recipes.costOf(args);
     const entry = typeof name === "string" ? entries.get(name) : undefined;
     if (!entry || typeof args !== "object" || args === null) return undefined;
     const { input, problems } = inputOf(entry, args as JsonObject);
@@ -231,7 +244,7 @@ function toolsOf(
     return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
   }
 
-  function narrow(keep: (operation: AnyOperation) => boolean): McpTools {
+  function narrow(keep: (operation: AnyOperation) => boolean, withRecipes = true): McpTools {
     const kept = new Map<string, ToolEntry>();
     const keptTools: Tool[] = [];
     for (const tool of tools) {
@@ -240,11 +253,14 @@ function toolsOf(
       kept.set(tool.name, entry);
       keptTools.push(tool);
     }
-    return toolsOf(kept, keptTools, run, onFault);
+    return toolsOf(kept, keptTools, run, onFault, withRecipes ? recipe : undefined);
   }
 
   const operationOf = (name: unknown) =>
     typeof name === "string" ? entries.get(name)?.operation : undefined;
 
-  return { list, call, costOf, narrow, operationOf };
+  const recipeCharge = (name: unknown, args: unknown) =>
+    recipes && name === RECIPE_TOOL_NAME ? recipes.charge(args, allows) : undefined;
+
+  return { list, call, costOf, narrow, operationOf, recipeCharge };
 }

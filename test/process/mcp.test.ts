@@ -50,9 +50,9 @@ function behavesAsTheRegistry(connect: () => Promise<Client>) {
   }, 60_000);
   afterAll(() => client?.close());
 
-  it("lists one tool per operation", async () => {
+  it("lists one tool per operation, and run_recipe", async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names.sort()).toEqual(operations.map(toolNameOf).sort());
+    expect(names.sort()).toEqual([...operations.map(toolNameOf), "run_recipe"].sort());
   });
 
   it.each(examples)("%s: the same body as REST", async (_id, operation, example) => {
