@@ -55,7 +55,8 @@ describe("stats/percentile", () => {
 
   it.each([
     [{ numbers: ["1"], percentiles: ["100.0001"] }, [[["percentiles", "0"], "value_error"]]],
-    [{ numbers: ["1"], percentiles: ["50", "-1"] }, [[["percentiles", "1"], "greater_than_equal"]]],
+    [{ numbers: ["1"], percentiles: ["50", "-1"] }, [[["percentiles", "1"], "value_error"]]],
+    [{ numbers: ["1"], percentiles: ["-1e-9"] }, [[["percentiles", "0"], "value_error"]]],
     [{ numbers: ["1"], percentiles: [] }, [[["percentiles"], "too_short"]]],
     [{ numbers: [], percentiles: ["5"] }, [[["numbers"], "too_short"]]],
     [{ numbers: ["1"], percentiles: ["5"], method: "R-7" }, [[["method"], "enum"]]],

@@ -40,7 +40,7 @@ export default defineOperation({
   ].join("\n"),
   input: z.object({
     numbers: decimals({ min: 1, max: 10_000, description: "The numbers." }),
-    percentiles: list(decimal({ min: "0" }), {
+    percentiles: list(decimal(), {
       min: 1,
       max: MAX_PERCENTILES,
       description: "The percentiles wanted, each from 0 to 100 (`50` is the median).",
@@ -110,8 +110,8 @@ export default defineOperation({
     const n = numbers.length;
     const at = (rank: number) => numbers.at(order[rank] ?? 0);
     const values = percentiles.map((p, index) => {
-      if (p.gt(HUNDRED)) {
-        throw new CalculationError(`a percentile is at most 100, not ${toPlain(p)}`, [
+      if (p.lt(0) || p.gt(HUNDRED)) {
+        throw new CalculationError(`a percentile is from 0 to 100, not ${toPlain(p)}`, [
           "percentiles",
           String(index),
         ]);
