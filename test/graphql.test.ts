@@ -16,7 +16,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { chargedCost } from "../src/core/budget.js";
 import { DEFAULT_GRAPHQL_LIMITS } from "../src/graphql/limits.js";
+import { type Cost, REQUEST_BUDGET } from "../src/kit/cost.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import { describeParam } from "../src/kit/params.js";
 import { DEFAULT_OPERATIONS_DIR, loadOperations } from "../src/registry/loader.js";
@@ -52,11 +54,20 @@ async function restAnswer(operation: AnyOperation, input: Record<string, unknown
  * Groups field indices into as few documents as the request limits allow: at most the
  * field limit each, and a document graphql-js still parses within the token limit.
  */
-function batchWithinLimits(fields: readonly string[]): number[][] {
+function batchWithinLimits(fields: readonly string[], costs: readonly Cost[] = []): number[][] {
   const { maxOperationFields, maxTokens, maxDocumentBytes } = DEFAULT_GRAPHQL_LIMITS;
+  // The fields of one document share the request budget: a batch holds what fits in it.
+  const total = (batch: number[], key: "work" | "bytes") =>
+    batch.reduce((sum, i) => sum + (costs[i]?.[key] ?? 0), 0);
   const fits = (batch: number[]) => {
     const query = `{\n${batch.map((i) => fields[i]).join("\n")}\n}`;
     if (batch.length > maxOperationFields || Buffer.byteLength(query) > maxDocumentBytes) {
+      return false;
+    }
+    if (
+      total(batch, "work") > REQUEST_BUDGET.work ||
+      total(batch, "bytes") > REQUEST_BUDGET.bytes
+    ) {
       return false;
     }
     try {
@@ -108,7 +119,10 @@ describe("batches", () => {
     const fields = operations.map((operation, index) =>
       fieldFor(operation, operation.examples[0]?.input ?? {}, `op${index}`),
     );
-    const batches = batchWithinLimits(fields);
+    const costs = operations.map((operation) =>
+      chargedCost(operation, operation.examples[0]?.input ?? {}),
+    );
+    const batches = batchWithinLimits(fields, costs);
     expect(batches.flat().sort((x, y) => x - y)).toEqual(operations.map((_, index) => index));
     if (operations.length > 1) expect(batches[0]?.length).toBeGreaterThan(1);
     for (const batch of batches) {

@@ -1,194 +1,20 @@
-import { Address4, Address6 } from "ip-address";
 import { CalculationError, defineOperation, ITEM_WORK, list, z } from "#kit";
+import {
+  ADDRESS_BITS,
+  formatAddress,
+  formatCidr,
+  hostMask,
+  ipText,
+  networkStart,
+  parseOnce,
+} from "./_ip.js";
 
-/** Longest accepted item: the longest valid form (`ffff:…:255.255.255.255/128`) has 49. */
-const MAX_ITEM_LENGTH = 64;
 const MAX_NETWORKS = 1000;
 
-type IpVersion = 4 | 6;
-
-const ADDRESS_BITS: Record<IpVersion, number> = { 4: 32, 6: 128 };
-
-/** A parsed item: the address as written (host bits included) and its prefix length. */
-interface ParsedNetwork {
-  version: IpVersion;
-  address: bigint;
-  prefixLength: number;
-}
-
-type ParseOutcome = { ok: true; network: ParsedNetwork } | { ok: false; reason: string };
-
-/** The prefix length is plain decimal: no sign, no leading zeros (`/024` is refused). */
-const PREFIX_LENGTH = /^(?:0|[1-9][0-9]*)$/;
-/** A dotted-quad octet with a leading zero, which some parsers read as octal. */
-const OCTET_WITH_LEADING_ZERO = /(?:^|\.)0[0-9]/;
-
-/** All-ones in the low `hostBits` bits. */
-function hostMask(hostBits: number): bigint {
-  return (1n << BigInt(hostBits)) - 1n;
-}
-
-/** The first address of the `/prefixLength` network that holds `address`. */
-function networkStart(address: bigint, prefixLength: number, bits: number): bigint {
-  return address & ~hostMask(bits - prefixLength);
-}
-
-/**
- * Parses one item: a CIDR (`10.0.0.0/8`, `2001:db8::/32`) or a bare address (a /32 or
- * /128). `ip-address` parses the address part; the prefix length is checked here,
- * because that library accepts leading zeros in an IPv6 prefix (`/048`).
- */
-function parseNetwork(text: string): ParseOutcome {
-  if (/\s/u.test(text)) return { ok: false, reason: "it must not contain whitespace" };
-  if (text.includes("%")) {
-    return { ok: false, reason: "zone identifiers (`%eth0`) belong to addresses, not networks" };
-  }
-  const parts = text.split("/");
-  if (parts.length > 2) return { ok: false, reason: "it has more than one '/'" };
-  const [addressText = "", prefixText] = parts;
-  const version: IpVersion = addressText.includes(":") ? 6 : 4;
-  const bits = ADDRESS_BITS[version];
-
-  let prefixLength = bits;
-  if (prefixText !== undefined) {
-    if (!PREFIX_LENGTH.test(prefixText)) {
-      return {
-        ok: false,
-        reason: `the prefix length '${prefixText}' must be a whole number from 0 to ${bits}, without sign or leading zeros`,
-      };
-    }
-    prefixLength = Number(prefixText);
-    if (prefixLength > bits) {
-      return {
-        ok: false,
-        reason: `the prefix length ${prefixText} is out of range for IPv${version} (0 to ${bits})`,
-      };
-    }
-  }
-
-  // Only the dotted-quad part (all of an IPv4 address, the tail of `::ffff:1.2.3.4`) has octets.
-  const dottedQuad = addressText.slice(addressText.lastIndexOf(":") + 1);
-  if (dottedQuad.includes(".") && OCTET_WITH_LEADING_ZERO.test(dottedQuad)) {
-    return {
-      ok: false,
-      reason: "an IPv4 octet has a leading zero, which is ambiguous (octal or decimal)",
-    };
-  }
-  let address: bigint;
-  try {
-    address =
-      version === 4 ? new Address4(addressText).bigInt() : new Address6(addressText).bigInt();
-  } catch {
-    return { ok: false, reason: `'${addressText}' is not a valid IPv${version} address` };
-  }
-  return { ok: true, network: { version, address, prefixLength } };
-}
-
-/**
- * Dotted decimal of a 32-bit address. Written out: four shifts, where the library's
- * round trip (`Address4.fromBigInt(value).correctForm()`) re-parses its own output and
- * took ~1.3 µs a call, most of this operation's time (measured).
- *
- * @example
- * dottedQuad(0xc0a80001n); // "192.168.0.1"
- */
-function dottedQuad(value: bigint): string {
-  const n = Number(value);
-  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
-}
-
-/**
- * The canonical text of an address: dotted decimal for IPv4; RFC 5952 for IPv6 (lowercase,
- * leading zeros dropped, the first longest run of two or more zero groups as `::`), with
- * IPv4-mapped addresses in the mixed notation RFC 5952 section 5 recommends.
- *
- * @example
- * formatAddress(6, 0xffff_0102_0304n); // "::ffff:1.2.3.4"
- */
-function formatAddress(version: IpVersion, value: bigint): string {
-  if (version === 4) return dottedQuad(value);
-  if (value >> 32n === 0xffffn) return `::ffff:${dottedQuad(value & 0xffff_ffffn)}`;
-  return rfc5952(value);
-}
-
-/**
- * RFC 5952 text of a 128-bit address: lowercase hex groups without leading zeros, the first
- * longest run of two or more zero groups as `::`. Written out rather than through the
- * library's `fromBigInt(…).correctForm()`, which re-parses its own output.
- *
- * @example
- * rfc5952(0x2001_0db8_0000_0000_0000_0000_0000_0001n); // "2001:db8::1"
- */
-function rfc5952(value: bigint): string {
-  const groups: number[] = [];
-  // Two 64-bit halves as four 16-bit groups each: few BigInt operations per address.
-  for (const half of [value >> 64n, value & 0xffff_ffff_ffff_ffffn]) {
-    const high = Number(half >> 32n);
-    const low = Number(half & 0xffff_ffffn);
-    groups.push(high >>> 16, high & 0xffff, low >>> 16, low & 0xffff);
-  }
-  let runStart = -1;
-  let runLength = 0;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < 8 && groups[end] === 0) end++;
-    if (end - i > runLength) {
-      runStart = i;
-      runLength = end - i;
-    }
-    i = end;
-  }
-  const hex = (from: number, to: number) =>
-    groups
-      .slice(from, to)
-      .map((group) => group.toString(16))
-      .join(":");
-  if (runLength < 2) return hex(0, 8);
-  return `${hex(0, runStart)}::${hex(runStart + runLength, 8)}`;
-}
-
-function formatCidr(version: IpVersion, start: bigint, prefixLength: number): string {
-  return `${formatAddress(version, start)}/${prefixLength}`;
-}
-
-/**
- * Items parsed by validation, for the handler that runs right after it: a memo of a pure
- * function, so each item is parsed once per request. Cleared when full, so it stays small.
- */
-const parsedItems = new Map<string, ParseOutcome>();
-const PARSED_ITEMS_MAX = 2 * MAX_NETWORKS;
-
-function parseNetworkOnce(text: string): ParseOutcome {
-  let outcome = parsedItems.get(text);
-  if (outcome === undefined) {
-    outcome = parseNetwork(text);
-    if (parsedItems.size >= PARSED_ITEMS_MAX) parsedItems.clear();
-    parsedItems.set(text, outcome);
-  }
-  return outcome;
-}
-
 /** Validates one list item, so every bad item is reported with its own index. */
-const networkItem = z
-  .string()
-  .min(1)
-  .max(MAX_ITEM_LENGTH)
-  .superRefine((text, ctx) => {
-    if (text.length === 0 || text.length > MAX_ITEM_LENGTH) return; // already reported
-    const outcome = parseNetworkOnce(text);
-    if (!outcome.ok) {
-      ctx.addIssue({
-        code: "custom",
-        input: text,
-        message: `'${text}' is not a valid IPv4 or IPv6 network: ${outcome.reason}`,
-      });
-    }
-  })
-  .describe("An IPv4 or IPv6 network in CIDR notation, or a bare address (a /32 or /128).");
+const networkItem = ipText(
+  "An IPv4 or IPv6 network in CIDR notation, or a bare address (a /32 or /128).",
+);
 
 export default defineOperation({
   area: "ip",
@@ -312,7 +138,7 @@ export default defineOperation({
   }),
   handler: ({ networks, strict }) => {
     const parsed = networks.map((text, index) => {
-      const outcome = parseNetworkOnce(text);
+      const outcome = parseOnce(text);
       // The input schema has already refused every item this would reject.
       if (!outcome.ok) throw new CalculationError(outcome.reason, ["networks", String(index)]);
       return outcome.network;

@@ -14,12 +14,14 @@
  * Every response goes through the document-driven {@link Oracle}. The summary is written to
  * `artifacts/fuzz-summary.json`. Reproduce a run with `FUZZ_SEED=<seed> FUZZ_RUNS=<n>`.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { QUESTIONS } from "../../operations/fun/_questions.js";
+import { toRoman } from "../../operations/misc/_roman.js";
 import { AUTH, TEST_KEY, testApp } from "../helpers.js";
 import {
   decimalArb,
@@ -123,6 +125,11 @@ function ipv6(groups: number[], style: number): string {
 }
 
 const BITS = { 4: 32, 6: 128 } as const;
+
+/** An address of `family`, in any of the spellings {@link networkArb} uses, no prefix. */
+function addressArb(family: 4 | 6): fc.Arbitrary<string> {
+  return networkArb(family, false).map((network) => network.replace(/\/\d+$/, ""));
+}
 
 /** A network of `family`; with `strict`, host bits cleared (`strict=true` refuses them). */
 function networkArb(family: 4 | 6, strict: boolean): fc.Arbitrary<string> {
@@ -447,6 +454,85 @@ const SEMANTICS: Record<string, Semantics> = {
       values: positiveLiteral.map((n) => ({ set: { [name]: [`-${n}`] } })),
     })),
     minOk: 0.5,
+  },
+  "/v1/ip/cidr": {
+    why: "the network is a real IPv4/IPv6 network (the schema says only string, 1–64 characters)",
+    refine: (values) =>
+      fc
+        .constantFrom(4 as const, 6 as const)
+        .chain((family) => networkArb(family, false))
+        .map((network) => ({ ...values, network: [network] })),
+  },
+  "/v1/ip/contains": {
+    why: "the address and networks are real IPv4/IPv6 ones (the schema says only strings)",
+    refine: (values) =>
+      fc
+        .tuple(
+          fc.constantFrom(4 as const, 6 as const).chain((family) => addressArb(family)),
+          listArb(
+            { minItems: 1, maxItems: 1000 },
+            fc.constantFrom(4 as const, 6 as const).chain((family) => networkArb(family, false)),
+          ),
+        )
+        .map(([address, networks]) => ({ ...values, address: [address], networks })),
+  },
+  "/v1/ip/range-to-cidrs": {
+    why: "both ends are real addresses of one family, and last ≥ first (else 422 at `last`)",
+    refine: (values) =>
+      fc
+        .constantFrom(4 as const, 6 as const)
+        .chain((family) => fc.tuple(addressArb(family), addressArb(family)))
+        .map(([a, b]) => ({ ...values, first: [a], last: [b] })),
+    minOk: 0.3,
+  },
+  "/v1/math/base-convert": {
+    why: "`value` is made of digits of base `from` (the schema says only string)",
+    refine: (values) => {
+      const from = Number(first(values, "from") ?? 10);
+      return fc
+        .tuple(
+          fc.constantFrom("", "-", "+"),
+          fc.array(fc.integer({ min: 0, max: from - 1 }), { minLength: 1, maxLength: 1000 }),
+          fc.boolean(),
+        )
+        .map(([sign, digits, upper]) => {
+          const text = digits.map((d) => d.toString(36)).join("");
+          return { ...values, value: [sign + (upper ? text.toUpperCase() : text)] };
+        });
+    },
+  },
+  "/v1/math/lcm": {
+    why: "an lcm over 10,000 digits, or a list whose declared work passes the budget, is a 422",
+    minOk: 0.3,
+  },
+  "/v1/math/percent-change": { why: `a change from 0 is undefined; ${RESULT_DIGITS}`, minOk: 0.5 },
+  "/v1/math/is-prime": {
+    why: "numbers from 3.3·10^24 have no proven witness set: 422",
+    minOk: 0.3,
+  },
+  "/v1/misc/from-roman": {
+    why: "only canonical Roman numerals of 1–3,999 are read (the schema says only string)",
+    refine: (values) =>
+      fc.tuple(fc.integer({ min: 1, max: 3999 }), fc.boolean()).map(([n, lower]) => ({
+        ...values,
+        roman: [lower ? toRoman(n).toLowerCase() : toRoman(n)],
+      })),
+  },
+  "/v1/stats/percentile": {
+    why: `percentiles run from 0 to 100, which a decimal's string schema cannot say; ${RESULT_DIGITS}`,
+    refine: (values) =>
+      fc
+        .array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 100 })
+        .map((ps) => ({ ...values, percentiles: ps.map((p) => String(p / 1000)) })),
+    minOk: 0.5,
+  },
+  "/v1/stats/variance": {
+    why: "a sample variance needs two numbers, and squares must fit 10,000 digits: else 422",
+    minOk: 0.3,
+  },
+  "/v1/stats/standard-deviation": {
+    why: "a sample deviation needs two numbers, and squares must fit 10,000 digits: else 422",
+    minOk: 0.3,
   },
   "/v1/math/sum": { why: RESULT_DIGITS, minOk: 0.5 },
   "/v1/math/subtract": { why: RESULT_DIGITS, minOk: 0.5 },
