@@ -30,6 +30,7 @@ import {
   stopServer,
   waitReady,
 } from "./lib/proc.js";
+import { shippedEnv } from "./lib/shipped.js";
 import { API_KEY, buildWorkloads } from "./lib/workload.js";
 
 const START = startCommand();
@@ -152,10 +153,10 @@ function gcSummary(file: string): { markCompacts: number; freedMb: number; maxPo
 
 async function start(logDir: string): Promise<Server> {
   const script = path.join(ROOT, "dist", "src", "server.js");
+  // As shipped (quota on), its key store in this run's temp dir, never the checkout's ./data.
   const env = {
-    NODE_ENV: "production",
-    API_KEYS: API_KEY,
-    LOG_LEVEL: gcLog ? "warn" : "info",
+    ...shippedEnv(path.join(logDir, "data")),
+    ...(gcLog ? { LOG_LEVEL: "warn" } : {}),
     ...extraEnv,
   };
   // --trace-gc writes to stdout, which startNode sends to /dev/null: a shell sends it to the file.

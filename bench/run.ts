@@ -14,7 +14,7 @@
  *          moved up to 2× from round to round with where the scheduler put the two)
  *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
  *          --out bench/results (where latest.md and latest.json go)
- *          --only rest-sum,graphql-10 (the raw server and bare fastify always run)
+ *          --only rest-sum,graphql-10 (the raw server and both bare fastify rows always run)
  *          --idle-poll (idle CPUs poll instead of halting while measuring, as tuned's
  *          latency-performance profile has them: needs root; see docs/performance.md)
  *          (cheap-beside-costly: a cheap client's latency beside 4 connections looping costly requests)
@@ -69,6 +69,7 @@ import {
   TARGETS,
   type TargetCheck,
 } from "./lib/report.js";
+import { SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
 import {
   API_KEY,
   BENCH_QUOTA,
@@ -86,7 +87,7 @@ import {
 /** How `npm start` runs the service, so the bench measures what ships. */
 const START = startCommand();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const LOG_LEVEL = "info";
+const LOG_LEVEL = SHIPPED_LOG_LEVEL;
 /** With pinning: where single-process servers run, and where the bench (autocannon) runs. */
 const SERVER_CPU = 0;
 const LOAD_CPU = 1;
@@ -210,7 +211,7 @@ function autocannonVersion(): string {
   return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
 
-/** The admin API's token in service-quota, which makes the managed key: new each run. */
+/** The admin API's token (on as shipped), which makes the managed key: new each run. */
 const ADMIN_TOKEN = randomBytes(32).toString("base64url");
 
 /** The servers' stderr files and key stores: removed after a good run, kept after a failure. */
@@ -231,11 +232,7 @@ async function startServers(
       args: [...nodeFlags, path.join(ROOT, "dist", "src", "server.js")],
       env: {
         ...START.env,
-        NODE_ENV: "production",
-        API_KEYS: API_KEY,
-        LOG_LEVEL,
-        // Its own key store, never the checkout's ./data.
-        DATA_DIR: path.join(logDir, `${name}-data`),
+        ...shippedEnv(path.join(logDir, `${name}-data`), ADMIN_TOKEN),
         ...extra,
       },
       logDir,
@@ -250,7 +247,15 @@ async function startServers(
           ...(name === "fastapi"
             ? { command: PYTHON, args: [path.join(ROOT, "bench", "fastapi_app.py")] }
             : { args: [path.join(ROOT, "bench", "bare-fastify.mjs")] }),
-          env: { API_KEYS: API_KEY },
+          env: {
+            API_KEYS: API_KEY,
+            ...(name === "bare-fastify-rate-limit"
+              ? {
+                  RATE_LIMIT: String(BENCH_QUOTA.limit),
+                  RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
+                }
+              : {}),
+          },
           logDir,
           cwd: ROOT,
         })
@@ -268,13 +273,7 @@ async function startServers(
               ? { WORKERS: "2" }
               : name === "service-warn"
                 ? { LOG_LEVEL: "warn" }
-                : name === "service-quota"
-                  ? {
-                      RATE_LIMIT: String(BENCH_QUOTA.limit),
-                      RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
-                      ADMIN_TOKEN,
-                    }
-                  : {},
+                : {},
           );
     servers.set(name, server);
     await waitReady(server, {
@@ -375,7 +374,7 @@ async function main(): Promise<number> {
     settings.fastapi = fastapi;
     if (/\(no /.test(fastapi)) log(`FastAPI runs slower than it can: ${fastapi}`);
   } else log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
-  const always = new Set(["raw", "bare-fastify"]);
+  const always = new Set(["raw", "bare-fastify", "bare-fastify-rate-limit"]);
   const chosen = all.filter(
     (w) =>
       (fastapi || w.name !== "fastapi") &&
@@ -461,7 +460,7 @@ async function main(): Promise<number> {
 
   const date = new Date();
   const summaries = summarise(workloads, records);
-  const checks = [...checkTargets(summaries), ...fairnessChecks(fairnessRounds)];
+  const checks = [...checkTargets(summaries, idle), ...fairnessChecks(fairnessRounds)];
   let report = markdown(summaries, checks, settings, date, records, idle);
   if (fairnessRounds.length > 0) report += fairnessMarkdown(fairnessRounds);
   const failing = summaries.filter((s) => s.non2xx + s.errors > 0);
