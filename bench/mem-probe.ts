@@ -187,7 +187,7 @@ async function main(): Promise<void> {
       ? `\n    ${await heapBySpace(server.origin)}\n    RSS: ${smapsByKind(server.pid)}`
       : "";
   say(
-    `node ${flags.join(" ")}${values.env ? ` (${values.env})` : ""}: idle RSS ${mb((rssKb(server.pid) ?? 0) * 1024)} MB, load average ${os.loadavg()[0]?.toFixed(2)}`,
+    `node ${flags.join(" ")}${values.env ? ` (${values.env})` : ""}: idle RSS ${mb((rssKb(server.pid) ?? 0) * 1024)} MB, load average ${os.loadavg()[0]?.toFixed(2)}${await details()}`,
   );
   try {
     for (const name of rows) {

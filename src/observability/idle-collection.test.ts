@@ -1,4 +1,4 @@
-import { getHeapStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import { describe, expect, it } from "vitest";
 import {
   fullCollection,
@@ -38,5 +38,26 @@ describe("idle collection", () => {
     expect(before - getHeapStatistics().used_heap_size).toBeGreaterThan(IDLE_COLLECT_BYTES);
     expect(garbage).toBeUndefined();
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+
+  it("shrinks the young generation back when asked to (after start)", () => {
+    const collect = fullCollection();
+    const youngCommitted = () =>
+      getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
+    // Short-lived objects that survive a scavenge or two grow the young generation.
+    const grow = () => {
+      let keep: number[][] = [];
+      for (let i = 0; i < 400_000; i++) {
+        keep.push([i]);
+        if (keep.length > 50_000) keep = [];
+      }
+      return keep.length;
+    };
+    grow();
+    collect();
+    const regular = youngCommitted();
+    grow();
+    collect(true);
+    expect(youngCommitted()).toBeLessThan(regular);
   });
 });

@@ -45,10 +45,23 @@ export function isCollecting(looks: Looks, count: number, used: number): boolean
   return true;
 }
 
-/** V8's full collection, taken without exposing `gc` to the service's own global scope. */
-export function fullCollection(): () => void {
+type Gc = (options: { type: "major"; execution: "sync"; flavor?: "last-resort" }) => void;
+
+/**
+ * V8's full collection, taken without exposing `gc` to the service's own global scope.
+ * `shrink` collects as V8 does before it gives up on memory: every weak reference cleared
+ * and the young generation shrunk back, its pages returned (about 16 MB of RSS after
+ * start with 8 MB semi-spaces). Several passes, so only where nobody waits.
+ */
+export function fullCollection(): (shrink?: boolean) => void {
   setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
+  const gc = runInNewContext("gc") as Gc;
+  return (shrink = false) =>
+    gc(
+      shrink
+        ? { type: "major", execution: "sync", flavor: "last-resort" }
+        : { type: "major", execution: "sync" },
+    );
 }
 
 /** Starts the looks, once per process; the timer never keeps the process alive. */
@@ -56,11 +69,14 @@ export function startIdleCollection(): void {
   if (started) return;
   started = true;
   const collect = fullCollection();
-  // From zero: the first quiet look also collects what starting left behind.
+  // From zero: the first quiet look also collects what starting left behind, and gives
+  // back the young generation starting grew: a process idles at its smallest.
   const looks: Looks = { seen: answered.count, base: 0 };
+  let first = true;
   setInterval(() => {
     if (!isCollecting(looks, answered.count, getHeapStatistics().used_heap_size)) return;
-    collect();
+    collect(first);
+    first = false;
     looks.base = getHeapStatistics().used_heap_size;
   }, IDLE_CHECK_MS).unref();
 }
