@@ -14,6 +14,7 @@ import type {
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
+import { owedResponse } from "./fastify-internals.js";
 import { targetPath } from "./observability.js";
 
 export type Detail = string | Problem[];
@@ -116,7 +117,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   // Requests behind it get no answer; their client sees the close, as after any dropped
   // connection, rather than a wrong answer. A request refused part-way (its body too slow
   // or malformed) gets the error as its answer, below.
-  const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const owed = owedResponse(socket);
   if (owed?.req?.complete) {
     closingAfterAnswer.add(socket);
     owed.once("finish", () => socket.end());

@@ -19,7 +19,7 @@ import type {
   preParsingHookHandler,
 } from "fastify";
 import { writeError } from "./errors.js";
-import { kRouteContext } from "./fastify-internals.js";
+import { kRouteContext, owedResponse } from "./fastify-internals.js";
 import { type RequestLog, requestIdOf, routeOf, UNMATCHED_ROUTE } from "./observability.js";
 import { answerHeaders } from "./security.js";
 
@@ -129,7 +129,7 @@ function answerConnect(this: Server, request: IncomingMessage, socket: Socket): 
  * runs before this one), and refuses a second response on a socket still held.
  */
 function answerWhenFree(server: Server, request: IncomingMessage, socket: Socket): void {
-  const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const owed = owedResponse(socket);
   if (owed) {
     owed.once("finish", () => answerWhenFree(server, request, socket));
     return;

@@ -1,0 +1,101 @@
+/**
+ * The private internals of fastify, pino and Node the service reads (fastify-internals.ts):
+ * each is checked here for the shape the service relies on, so an upgrade that moves or
+ * reshapes one fails this file, not a request in production.
+ */
+import { once } from "node:events";
+import { createServer, request as httpRequest, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Fastify from "fastify";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import {
+  chindingsSym,
+  kReplyHeaders,
+  kRouteContext,
+  owedResponse,
+  pinoLevel,
+  streamSym,
+  timeSym,
+} from "./fastify-internals.js";
+
+describe("fastify's symbols", () => {
+  it("reach a request's route template and a reply's header object", async () => {
+    const app = Fastify();
+    let seen: { url?: string; headers?: unknown } = {};
+    app.get("/v1/:area/things", (request, reply) => {
+      const context = (request as unknown as Record<symbol, { config?: { url?: string } }>)[
+        kRouteContext
+      ];
+      const headers = (reply as unknown as Record<symbol, Record<string, string>>)[kReplyHeaders];
+      reply.header("x-probe", "1");
+      seen = { url: context?.config?.url, headers: { ...headers } };
+      // Replaced whole, as the answer headers are: what fastify then sends.
+      (reply as unknown as Record<symbol, unknown>)[kReplyHeaders] = { "x-replaced": "yes" };
+      return { ok: true };
+    });
+    const response = await app.inject({ url: "/v1/math/things" });
+    expect(typeof kRouteContext).toBe("symbol");
+    expect(seen).toEqual({ url: "/v1/:area/things", headers: { "x-probe": "1" } });
+    expect(response.headers["x-replaced"]).toBe("yes");
+    expect(response.headers["x-probe"]).toBeUndefined();
+    await app.close();
+  });
+
+  it("give the not-found context's handler to an unmatched request", async () => {
+    const app = Fastify();
+    let handler: unknown;
+    app.addHook("onRequest", (request, _reply, done) => {
+      handler = (request as unknown as Record<symbol, { handler?: unknown }>)[kRouteContext]
+        ?.handler;
+      done();
+    });
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: "Not Found" }));
+    await app.inject({ url: "/nowhere" });
+    expect(typeof handler).toBe("function");
+    await app.close();
+  });
+});
+
+describe("pino's symbols and level", () => {
+  it("give the bindings, the clock, the stream and the numeric level the request line uses", () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    const internals = logger as unknown as Record<symbol, unknown>;
+    expect(internals[chindingsSym]).toMatch(/^,"pid":\d+,"hostname":".*"$/);
+    expect((internals[timeSym] as () => string)()).toMatch(/^,"time":\d+$/);
+    (internals[streamSym] as { write(line: string): void }).write("raw\n");
+    expect(lines).toEqual(["raw\n"]);
+    expect(pinoLevel(logger)).toBe(30);
+    expect(pinoLevel(pino({ level: "warn" }))).toBe(40);
+  });
+});
+
+describe("Node's owed response", () => {
+  it("is the response a socket is writing, and none once it has finished", async () => {
+    const owed: (ServerResponse | undefined)[] = [];
+    const server = createServer((request, response) => {
+      owed.push(owedResponse(request.socket));
+      owed.push(response);
+      const socket = request.socket;
+      // Node's own 'finish' listener detaches the socket; looked at after it.
+      response.end("ok", () => setImmediate(() => owed.push(owedResponse(socket))));
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve, reject) => {
+      httpRequest({ host: "127.0.0.1", port, agent: false }, (response) => {
+        response.resume();
+        response.on("end", resolve);
+      })
+        .on("error", reject)
+        .end();
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    server.close();
+    expect(owed).toHaveLength(3);
+    expect(owed[0]).toBe(owed[1]);
+    expect(owed[2]).toBeUndefined();
+  });
+});
