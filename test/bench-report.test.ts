@@ -94,6 +94,17 @@ describe("issue 33's batch, MCP and idle targets", () => {
     ]);
   });
 
+  it("leave a ratio between two service rows unjudged when either moved more than 1.4×", () => {
+    const moved = checkTargets(
+      summarise(
+        [batchWorkload("rest-10", 1), batchWorkload("graphql-10", 10)],
+        [...rounds("rest-10", [40, 40, 40]), ...rounds("graphql-10", [100, 150, 160])],
+      ),
+    ).find((c) => c.target.startsWith("GraphQL ten-operation"));
+    expect(moved?.unjudged).toMatch(/graphql-10's CPU per request moved 1\.60×/);
+    expect(checks().every((c) => c.unjudged === undefined)).toBe(true);
+  });
+
   it("judge MCP's CPU per request against REST sum's, bound 2×", () => {
     expect(checks().find((c) => c.target.startsWith("MCP"))).toMatchObject({
       pass: false,
