@@ -4,7 +4,9 @@ import {
   fullCollection,
   IDLE_COLLECT_BYTES,
   isCollecting,
+  isShrinking,
   QUIET_REQUESTS,
+  SHRINK_YOUNG_BYTES,
 } from "./idle-collection.js";
 
 const MB = 1024 * 1024;
@@ -59,5 +61,16 @@ describe("idle collection", () => {
     grow();
     collect(true);
     expect(youngCommitted()).toBeLessThan(regular);
+  });
+
+  it("shrinks the young generation once per idle spell, only when nothing was answered", () => {
+    const big = SHRINK_YOUNG_BYTES + 1;
+    expect(isShrinking(true, true, big)).toBe(true);
+    // A scrape in the last second: someone may wait on the pauses.
+    expect(isShrinking(true, false, big)).toBe(false);
+    // Given back already, and not busy since.
+    expect(isShrinking(false, true, big)).toBe(false);
+    // Small already.
+    expect(isShrinking(true, true, SHRINK_YOUNG_BYTES)).toBe(false);
   });
 });
