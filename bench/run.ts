@@ -37,6 +37,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startCommand } from "../scripts/lib/start-command.js";
@@ -129,6 +130,9 @@ function holdIdlePolling(): void {
     throw new BenchError(`--idle-poll: /dev/cpu_dma_latency: ${(error as Error).message}`);
   }
 }
+
+/** How long the service sits quiet before its idle RSS is read: two idle-collection looks. */
+const IDLE_SETTLE_MS = 2_500;
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -284,6 +288,9 @@ async function startServers(
       throw new BenchError(`could not pin ${name} to CPU ${SERVER_CPU} (taskset); try --no-pin`);
     }
     const pids = [server.pid, ...(name === "workers2" ? childPids(server.pid) : [])];
+    // Idle means after the service's first idle look (a second with nothing answered after
+    // the readiness probes), which gives back the young generation starting grew.
+    if (!isBareServer(name) && !isFrameworkServer(name)) await sleep(IDLE_SETTLE_MS);
     idle[name] = pids.map((pid) => Math.round((rssKb(pid) ?? 0) / 102.4) / 10);
     log(
       `${name} ready on ${server.origin} (pid ${server.pid}), idle RSS ${idle[name].join(" + ")} MB`,
