@@ -14,7 +14,8 @@ import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { GRAPHQL_TEN_SUMS_QUERY, SUM_PATH } from "./lib/workload.js";
+import { SHIPPED_LOG_LEVEL } from "./lib/shipped.js";
+import { BENCH_QUOTA, GRAPHQL_TEN_SUMS_QUERY, SUM_PATH } from "./lib/workload.js";
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -60,7 +61,14 @@ async function main(): Promise<void> {
     throw new Error(`unknown target ${target}; one of ${Object.keys(REQUESTS).join(", ")}`);
   const count = Number(values.requests);
 
-  const app = await buildApp({ config: loadConfig({ API_KEYS: KEY }), logger: false });
+  // As shipped: a per-key quota in memory, a line per request at info (to nowhere).
+  const config = loadConfig({
+    API_KEYS: KEY,
+    RATE_LIMIT: String(BENCH_QUOTA.limit),
+    RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
+    LOG_LEVEL: SHIPPED_LOG_LEVEL,
+  });
+  const app = await buildApp({ config, logger: { stream: { write: () => true } } });
   // Warm up first: compiled queries, JIT, caches.
   for (let i = 0; i < 1000; i += 1) await app.inject(request);
   const probe = await app.inject(request);

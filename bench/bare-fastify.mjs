@@ -4,12 +4,28 @@
  * validates its query string with a JSON schema (fastify's compiled ajv), and the handler
  * adds the numbers as doubles. What the service costs beyond this is the service's own.
  *
- * Usage: node bench/bare-fastify.mjs   (HOST, PORT and API_KEYS from the environment)
+ * With RATE_LIMIT set, the same app also charges each request to its API key with
+ * @fastify/rate-limit (in-memory store, RATE_LIMIT per RATE_LIMIT_WINDOW seconds): the
+ * framework doing what the service does as shipped, where every key has a quota.
+ *
+ * Usage: node bench/bare-fastify.mjs   (HOST, PORT, API_KEYS and RATE_LIMIT,
+ *        RATE_LIMIT_WINDOW from the environment)
  */
 import Fastify from "fastify";
 
 const KEY = process.env.API_KEYS || "bench-key";
 const app = Fastify({ logger: false, keepAliveTimeout: 65_000 });
+
+const limit = Number(process.env.RATE_LIMIT || 0);
+if (limit > 0) {
+  const { default: rateLimit } = await import("@fastify/rate-limit");
+  await app.register(rateLimit, {
+    max: limit,
+    timeWindow: Number(process.env.RATE_LIMIT_WINDOW || 60) * 1000,
+    // Keyed by API key, as the service's quota is; an absent key shares one bucket.
+    keyGenerator: (request) => request.headers["x-api-key"] ?? "",
+  });
+}
 
 function authenticate(request, reply, done) {
   if (request.headers["x-api-key"] !== KEY) {

@@ -30,6 +30,7 @@ import {
   stopServer,
   waitReady,
 } from "./lib/proc.js";
+import { shippedEnv } from "./lib/shipped.js";
 import { API_KEY, buildWorkloads } from "./lib/workload.js";
 
 const START = startCommand();
@@ -152,10 +153,10 @@ function gcSummary(file: string): { markCompacts: number; freedMb: number; maxPo
 
 async function start(logDir: string): Promise<Server> {
   const script = path.join(ROOT, "dist", "src", "server.js");
+  // As shipped (quota on), its key store in this run's temp dir, never the checkout's ./data.
   const env = {
-    NODE_ENV: "production",
-    API_KEYS: API_KEY,
-    LOG_LEVEL: gcLog ? "warn" : "info",
+    ...shippedEnv(path.join(logDir, "data")),
+    ...(gcLog ? { LOG_LEVEL: "warn" } : {}),
     ...extraEnv,
   };
   // --trace-gc writes to stdout, which startNode sends to /dev/null: a shell sends it to the file.
@@ -186,7 +187,7 @@ async function main(): Promise<void> {
       ? `\n    ${await heapBySpace(server.origin)}\n    RSS: ${smapsByKind(server.pid)}`
       : "";
   say(
-    `node ${flags.join(" ")}${values.env ? ` (${values.env})` : ""}: idle RSS ${mb((rssKb(server.pid) ?? 0) * 1024)} MB, load average ${os.loadavg()[0]?.toFixed(2)}`,
+    `node ${flags.join(" ")}${values.env ? ` (${values.env})` : ""}: idle RSS ${mb((rssKb(server.pid) ?? 0) * 1024)} MB, load average ${os.loadavg()[0]?.toFixed(2)}${await details()}`,
   );
   try {
     for (const name of rows) {

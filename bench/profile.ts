@@ -1,6 +1,6 @@
 /**
  * CPU profile of the service under one benchmark load: starts `node --cpu-prof
- * dist/src/server.js` (same settings as `npm run bench`), loads it with autocannon at 50
+ * dist/src/server.js` (as `npm run bench` runs it: the shipped quota and log level), loads it with autocannon at 50
  * connections, sends SIGTERM (the service drains and exits 0, writing the profile), and
  * prints where the time went during the load. `raw` profiles the bare node:http server
  * the same way, for comparison, and so does `bare-fastify` (the framework alone).
@@ -18,7 +18,8 @@ import { loadOperations } from "../src/registry/loader.js";
 import { type CpuProfile, formatSummary, summariseProfile } from "./cpuprofile-top.js";
 import { runLoad, stopLoad } from "./lib/load.js";
 import { killAllNow, startNode, stopServer, waitReady } from "./lib/proc.js";
-import { API_KEY, buildWorkloads, checkWorkload } from "./lib/workload.js";
+import { shippedEnv } from "./lib/shipped.js";
+import { API_KEY, BENCH_QUOTA, buildWorkloads, checkWorkload } from "./lib/workload.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -56,6 +57,7 @@ async function main(): Promise<number> {
     const scripts: Partial<Record<string, string>> = {
       raw: path.join(ROOT, "bench", "raw-server.mjs"),
       "bare-fastify": path.join(ROOT, "bench", "bare-fastify.mjs"),
+      "bare-fastify-rate-limit": path.join(ROOT, "bench", "bare-fastify.mjs"),
       service: path.join(ROOT, "dist", "src", "server.js"),
     };
     const script = workload ? scripts[workload.server] : undefined;
@@ -66,7 +68,19 @@ async function main(): Promise<number> {
     const server = await startNode({
       name: `profile-${name}`,
       args: ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=250", script],
-      env: { NODE_ENV: "production", API_KEYS: API_KEY, LOG_LEVEL: "info" },
+      // As shipped (quota on, info log), its key store in this run's temp dir.
+      env:
+        workload.server === "service"
+          ? shippedEnv(path.join(logDir, `${name}-data`))
+          : {
+              API_KEYS: API_KEY,
+              ...(workload.server === "bare-fastify-rate-limit"
+                ? {
+                    RATE_LIMIT: String(BENCH_QUOTA.limit),
+                    RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
+                  }
+                : {}),
+            },
       logDir,
       cwd: ROOT,
     });

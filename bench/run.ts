@@ -14,7 +14,7 @@
  *          moved up to 2× from round to round with where the scheduler put the two)
  *          --node-flags="--max-old-space-size=96" (extra flags for the service's node, to try tuning)
  *          --out bench/results (where latest.md and latest.json go)
- *          --only rest-sum,graphql-10 (the raw server and bare fastify always run)
+ *          --only rest-sum,graphql-10 (the raw server and both bare fastify rows always run)
  *          --idle-poll (idle CPUs poll instead of halting while measuring, as tuned's
  *          latency-performance profile has them: needs root; see docs/performance.md)
  *          (cheap-beside-costly: a cheap client's latency beside 4 connections looping costly requests)
@@ -37,6 +37,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startCommand } from "../scripts/lib/start-command.js";
@@ -69,6 +70,7 @@ import {
   TARGETS,
   type TargetCheck,
 } from "./lib/report.js";
+import { SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
 import {
   API_KEY,
   BENCH_QUOTA,
@@ -86,7 +88,7 @@ import {
 /** How `npm start` runs the service, so the bench measures what ships. */
 const START = startCommand();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const LOG_LEVEL = "info";
+const LOG_LEVEL = SHIPPED_LOG_LEVEL;
 /** With pinning: where single-process servers run, and where the bench (autocannon) runs. */
 const SERVER_CPU = 0;
 const LOAD_CPU = 1;
@@ -128,6 +130,9 @@ function holdIdlePolling(): void {
     throw new BenchError(`--idle-poll: /dev/cpu_dma_latency: ${(error as Error).message}`);
   }
 }
+
+/** How long the service sits quiet before its idle RSS is read: two idle-collection looks. */
+const IDLE_SETTLE_MS = 2_500;
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -210,7 +215,7 @@ function autocannonVersion(): string {
   return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
 
-/** The admin API's token in service-quota, which makes the managed key: new each run. */
+/** The admin API's token (on as shipped), which makes the managed key: new each run. */
 const ADMIN_TOKEN = randomBytes(32).toString("base64url");
 
 /** The servers' stderr files and key stores: removed after a good run, kept after a failure. */
@@ -231,11 +236,7 @@ async function startServers(
       args: [...nodeFlags, path.join(ROOT, "dist", "src", "server.js")],
       env: {
         ...START.env,
-        NODE_ENV: "production",
-        API_KEYS: API_KEY,
-        LOG_LEVEL,
-        // Its own key store, never the checkout's ./data.
-        DATA_DIR: path.join(logDir, `${name}-data`),
+        ...shippedEnv(path.join(logDir, `${name}-data`), ADMIN_TOKEN),
         ...extra,
       },
       logDir,
@@ -250,7 +251,15 @@ async function startServers(
           ...(name === "fastapi"
             ? { command: PYTHON, args: [path.join(ROOT, "bench", "fastapi_app.py")] }
             : { args: [path.join(ROOT, "bench", "bare-fastify.mjs")] }),
-          env: { API_KEYS: API_KEY },
+          env: {
+            API_KEYS: API_KEY,
+            ...(name === "bare-fastify-rate-limit"
+              ? {
+                  RATE_LIMIT: String(BENCH_QUOTA.limit),
+                  RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
+                }
+              : {}),
+          },
           logDir,
           cwd: ROOT,
         })
@@ -268,13 +277,7 @@ async function startServers(
               ? { WORKERS: "2" }
               : name === "service-warn"
                 ? { LOG_LEVEL: "warn" }
-                : name === "service-quota"
-                  ? {
-                      RATE_LIMIT: String(BENCH_QUOTA.limit),
-                      RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
-                      ADMIN_TOKEN,
-                    }
-                  : {},
+                : {},
           );
     servers.set(name, server);
     await waitReady(server, {
@@ -285,6 +288,9 @@ async function startServers(
       throw new BenchError(`could not pin ${name} to CPU ${SERVER_CPU} (taskset); try --no-pin`);
     }
     const pids = [server.pid, ...(name === "workers2" ? childPids(server.pid) : [])];
+    // Idle means after the service's first idle look (a second with nothing answered after
+    // the readiness probes), which gives back the young generation starting grew.
+    if (!isBareServer(name) && !isFrameworkServer(name)) await sleep(IDLE_SETTLE_MS);
     idle[name] = pids.map((pid) => Math.round((rssKb(pid) ?? 0) / 102.4) / 10);
     log(
       `${name} ready on ${server.origin} (pid ${server.pid}), idle RSS ${idle[name].join(" + ")} MB`,
@@ -375,7 +381,7 @@ async function main(): Promise<number> {
     settings.fastapi = fastapi;
     if (/\(no /.test(fastapi)) log(`FastAPI runs slower than it can: ${fastapi}`);
   } else log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
-  const always = new Set(["raw", "bare-fastify"]);
+  const always = new Set(["raw", "bare-fastify", "bare-fastify-rate-limit"]);
   const chosen = all.filter(
     (w) =>
       (fastapi || w.name !== "fastapi") &&
@@ -461,7 +467,7 @@ async function main(): Promise<number> {
 
   const date = new Date();
   const summaries = summarise(workloads, records);
-  const checks = [...checkTargets(summaries), ...fairnessChecks(fairnessRounds)];
+  const checks = [...checkTargets(summaries, idle), ...fairnessChecks(fairnessRounds)];
   let report = markdown(summaries, checks, settings, date, records, idle);
   if (fairnessRounds.length > 0) report += fairnessMarkdown(fairnessRounds);
   const failing = summaries.filter((s) => s.non2xx + s.errors > 0);

@@ -1,4 +1,4 @@
-/** The bench's quota rows (bench/lib/workload.ts): one process, two keys, the quota path checked. */
+/** The bench's rows (bench/lib/workload.ts): the shipped quota on every service row, checked. */
 import { describe, expect, it } from "vitest";
 import {
   API_KEY,
@@ -11,15 +11,20 @@ import {
 import { loadOperations } from "../src/registry/loader.js";
 
 describe("the quota rows", () => {
-  it("run in one process, the managed one marked for a key of its own", async () => {
+  it("every service row runs in the shipped process, the managed one with a key of its own", async () => {
     const all = buildWorkloads(await loadOperations());
-    const staticQuota = all.find((w) => w.name === "rest-sum-static-quota");
+    const rest = all.find((w) => w.name === "rest-sum");
     const managed = all.find((w) => w.name === "rest-sum-managed");
-    expect(staticQuota?.server).toBe("service-quota");
-    expect(managed?.server).toBe("service-quota");
-    expect(staticQuota?.managedKey).toBeFalsy();
+    expect(rest?.server).toBe("service");
+    expect(managed?.server).toBe("service");
+    expect(rest?.managedKey).toBeFalsy();
     expect(managed?.managedKey).toBe(true);
-    expect(staticQuota?.requests[0]?.path).toBe(managed?.requests[0]?.path);
+    expect(rest?.requests[0]?.path).toBe(managed?.requests[0]?.path);
+    // Both go through the quota: their answers must say so.
+    expect(rest?.requests[0]?.expectHeader?.name).toBe("ratelimit-policy");
+    expect(
+      all.find((w) => w.name === "bare-fastify-rate-limit")?.requests[0]?.expectHeader,
+    ).toBeDefined();
     if (!managed) return;
     const keyed = withKey(managed, "ucs_secret");
     expect(keyed.requests[0]?.headers["x-api-key"]).toBe("ucs_secret");

@@ -127,3 +127,44 @@ describe("guard: key, scopes, plan", () => {
     expect((await get(app, "/v1/math/sum", "math")).statusCode).toBe(200);
   });
 });
+
+describe("guard with counters in this process", () => {
+  it("charges the quota and goes on in the same tick, with no promise", async () => {
+    const counter = createQuotaCounter(
+      { name: "per-key", limit: 5, windowSeconds: 60 },
+      { kind: "memory" },
+    );
+    const access = createAccessControl({
+      sources: [staticKeys(["static-key"])],
+      quotaOf: () => counter,
+      metrics: createMetrics(),
+    });
+    const hook = access.guard(SUM);
+    const headers: Record<string, string> = {};
+    const request = { headers: { "x-api-key": "static-key" }, ip: "127.0.0.1" } as never;
+    const reply = {
+      header(name: string, value: string) {
+        headers[name] = value;
+        return this;
+      },
+    } as never;
+    let passed = false;
+    (hook as unknown as (req: unknown, rep: unknown, done: () => void) => void).call(
+      undefined,
+      request,
+      reply,
+      () => {
+        passed = true;
+      },
+    );
+    // Before any promise could settle.
+    expect(passed).toBe(true);
+    expect(headers).toEqual({
+      "ratelimit-policy": '"per-key";q=5;w=60',
+      ratelimit: '"per-key";r=4;t=60',
+    });
+    expect(
+      (await counter.peek((request as { principal: { id: string } }).principal.id)).remaining,
+    ).toBe(4);
+  });
+});

@@ -184,17 +184,23 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     return refuseFailure(request, reply, result.reason, WWW_AUTHENTICATE);
   }
 
+  /** Sets the quota's headers on `reply` (and Retry-After, counted, when refused). */
+  function answerState(reply: FastifyReply, counter: QuotaCounter, state: QuotaState): void {
+    reply.header("ratelimit-policy", counter.policyHeader);
+    reply.header("ratelimit", counter.field(state));
+    if (!state.allowed) {
+      metrics.rateLimitRejections.inc({ policy: state.policy.name });
+      reply.header("retry-after", String(state.resetSeconds));
+    }
+  }
+
   async function charge(request: FastifyRequest, reply: FastifyReply, units: number) {
     const principal = request.principal;
     const counter = principal && quotaOf(principal.plan);
     if (!principal || !counter) return undefined;
     const state =
       units > 0 ? await counter.consume(principal.id, units) : await counter.peek(principal.id);
-    reply.headers(rateLimitHeaders(state));
-    if (!state.allowed) {
-      metrics.rateLimitRejections.inc({ policy: state.policy.name });
-      reply.header("retry-after", String(state.resetSeconds));
-    }
+    answerState(reply, counter, state);
     return state;
   }
 
@@ -217,7 +223,19 @@ export function createAccessControl(options: AccessOptions): AccessControl {
         sendError(reply, 403, outOfScope(operation));
         return;
       }
-      if (!quotaOf(principal.plan)) {
+      const counter = quotaOf(principal.plan);
+      if (counter === undefined) {
+        used(request, operation, 1);
+        return done();
+      }
+      // Counters in this process answer at once: no promise, the hook goes on in this tick.
+      if (counter.consumeNow !== undefined) {
+        const state = counter.consumeNow(principal.id, 1);
+        answerState(reply, counter, state);
+        if (!state.allowed) {
+          tooManyRequests(reply, state, "this API key");
+          return;
+        }
         used(request, operation, 1);
         return done();
       }

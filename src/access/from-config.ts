@@ -73,16 +73,21 @@ export function accessFromConfig(
     config.rateLimit > 0
       ? quota(PER_KEY, config.rateLimit, config.rateLimitWindowSeconds)
       : undefined;
-  // One counter per distinct plan, made when a key with that plan first comes.
+  // One counter per distinct plan, made when a key with that plan first comes; each plan
+  // object (one per held key record) finds it again without building its name per request.
   const plans = new Map<string, QuotaCounter>();
+  const ofPlan = new WeakMap<Plan, QuotaCounter>();
   const quotaOf = (plan: Plan | null): QuotaCounter | undefined => {
     if (plan === null) return serverPlan;
+    let counter = ofPlan.get(plan);
+    if (counter !== undefined) return counter;
     const name = `${plan.limit}/${plan.windowSeconds}`;
-    let counter = plans.get(name);
+    counter = plans.get(name);
     if (counter === undefined) {
       counter = quota(PER_KEY, plan.limit, plan.windowSeconds);
       plans.set(name, counter);
     }
+    ofPlan.set(plan, counter);
     return counter;
   };
   return createAccessControl({

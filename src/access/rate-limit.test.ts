@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { throttledWarning } from "./from-config.js";
 import {
   createQuotaCounter,
@@ -59,6 +59,51 @@ describe("a quota counter in memory", () => {
     const spent = await counter.peek("a");
     expect(spent).toMatchObject({ allowed: false, remaining: 0 });
     expect(spent.resetSeconds).toBeGreaterThan(1);
+  });
+});
+
+describe("a local counter charged at once (consumeNow)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("answers without a promise, in the partition's one state object", () => {
+    const counter = createQuotaCounter(policy, { kind: "memory" });
+    const consumeNow = counter.consumeNow;
+    if (!consumeNow) throw new Error("a memory counter charges at once");
+    const first = consumeNow.call(counter, "a", 1);
+    expect(first).not.toBeInstanceOf(Promise);
+    expect(first).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
+    // The same object, overwritten: a charge of a counted partition allocates no state.
+    expect(consumeNow.call(counter, "a", 2)).toBe(first);
+    expect(first).toMatchObject({ allowed: true, remaining: 0 });
+    expect(consumeNow.call(counter, "a", 1)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(counter.field(first)).toBe('"per-key";r=0;t=60');
+    expect(counter.policyHeader).toBe('"per-key";q=3;w=60');
+  });
+
+  it("hands the promise API copies, which a later charge does not change", async () => {
+    const counter = createQuotaCounter(policy, { kind: "memory" });
+    const held = await counter.consume("a", 3);
+    await counter.consume("a", 1);
+    expect(held).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it("starts a new window once the old one has ended, and sweeps ended ones", () => {
+    vi.useFakeTimers({ now: 0, toFake: ["Date"] });
+    const counter = createQuotaCounter({ ...policy, windowSeconds: 2 }, { kind: "memory" });
+    const consume = (partition: string) => counter.consumeNow?.(partition, 1);
+    for (let i = 0; i < 3; i++) consume("a");
+    expect(consume("a")).toMatchObject({ allowed: false, resetSeconds: 2 });
+    vi.setSystemTime(1_500);
+    expect(consume("a")).toMatchObject({ allowed: false, resetSeconds: 1 });
+    vi.setSystemTime(2_000);
+    expect(consume("a")).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 2 });
+    // Many partitions, their windows ended: new ones still count from zero.
+    for (let i = 0; i < 3000; i++) consume(`ip-${i}`);
+    vi.setSystemTime(10_000);
+    for (let i = 0; i < 3000; i++) consume(`other-${i}`);
+    expect(consume("ip-1")).toMatchObject({ allowed: true, remaining: 2 });
   });
 });
 

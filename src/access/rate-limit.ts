@@ -57,6 +57,16 @@ export interface QuotaCounter {
   consume(partition: string, units?: number): Promise<QuotaState>;
   /** The partition's state, counting nothing: allowed while at least one unit is left. */
   peek(partition: string): Promise<QuotaState>;
+  /**
+   * `consume`, answered at once: present when the counters are in this process (the
+   * memory store), so a request's charge takes no promise. The state returned is the
+   * partition's own object, overwritten by its next charge: read it before yielding.
+   */
+  consumeNow?(partition: string, units: number): QuotaState;
+  /** `RateLimit-Policy`'s value for this counter's policy, made once. */
+  readonly policyHeader: string;
+  /** `RateLimit`'s value for a state of this counter. */
+  field(state: QuotaState): string;
 }
 
 /**
@@ -81,8 +91,11 @@ export type CounterStore =
   | { kind: "cluster" }
   | { kind: "redis"; client: Redis };
 
-function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstract {
-  const { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } = limiters();
+function limiterFor(
+  policy: QuotaPolicy,
+  store: Exclude<CounterStore, { kind: "memory" }>,
+): RateLimiterAbstract {
+  const { RateLimiterCluster, RateLimiterRedis } = limiters();
   const options = {
     // Plans of one name with other limits count apart.
     keyPrefix: `ucs:${policy.name}:${policy.limit}:${policy.windowSeconds}`,
@@ -90,8 +103,6 @@ function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstra
     duration: policy.windowSeconds,
   };
   switch (store.kind) {
-    case "memory":
-      return new RateLimiterMemory(options);
     case "cluster":
       return new RateLimiterCluster({ ...options, timeoutMs: 200 });
     case "redis":
@@ -101,6 +112,110 @@ function limiterFor(policy: QuotaPolicy, store: CounterStore): RateLimiterAbstra
         rejectIfRedisNotReady: true,
       });
   }
+}
+
+/** `RateLimit-Policy`'s value for `policy`. */
+function policyHeaderOf(policy: QuotaPolicy): string {
+  return `${JSON.stringify(policy.name)};q=${policy.limit};w=${policy.windowSeconds}`;
+}
+
+/** `RateLimit`'s value for states of `policy`, its quoted name made once. */
+function fieldOf(policy: QuotaPolicy): (state: QuotaState) => string {
+  const name = `${JSON.stringify(policy.name)};r=`;
+  return (state) => `${name}${state.remaining};t=${state.resetSeconds}`;
+}
+
+/** One partition's window in a local counter, and its state as last answered. */
+interface LocalWindow {
+  used: number;
+  /** When the window ends (Date.now() ms). */
+  endsAt: number;
+  state: QuotaState;
+}
+
+/** Partitions a local counter holds before it first sweeps out ended windows. */
+const FIRST_SWEEP = 1024;
+
+/**
+ * A counter whose windows live in this process: fixed windows that start at a partition's
+ * first charge, as rate-limiter-flexible's memory store counts, answered synchronously
+ * with no promise and, for a partition already counted, no allocation. Ended windows are
+ * swept when the map has doubled since the last sweep, so it holds at most about twice
+ * the partitions live in one window (failed authentications are counted per address).
+ */
+function createLocalCounter(policy: QuotaPolicy): QuotaCounter {
+  const windowMs = policy.windowSeconds * 1000;
+  const windows = new Map<string, LocalWindow>();
+  let sweepAt = FIRST_SWEEP;
+  const untouched: QuotaState = Object.freeze({
+    allowed: true,
+    policy,
+    remaining: policy.limit,
+    resetSeconds: policy.windowSeconds,
+    failedOpen: false,
+  });
+
+  function sweep(now: number): void {
+    for (const [partition, window] of windows) {
+      if (window.endsAt <= now) windows.delete(partition);
+    }
+    sweepAt = Math.max(FIRST_SWEEP, windows.size * 2);
+  }
+
+  /** The partition's current window, begun now if it had none or it has ended. */
+  function windowOf(partition: string, now: number): LocalWindow {
+    let window = windows.get(partition);
+    if (window === undefined) {
+      if (windows.size >= sweepAt) sweep(now);
+      window = {
+        used: 0,
+        endsAt: now + windowMs,
+        state: { ...untouched },
+      };
+      windows.set(partition, window);
+    } else if (window.endsAt <= now) {
+      window.used = 0;
+      window.endsAt = now + windowMs;
+    }
+    return window;
+  }
+
+  function answer(window: LocalWindow, allowed: boolean, now: number): QuotaState {
+    const state = window.state;
+    state.allowed = allowed;
+    state.remaining = Math.max(0, policy.limit - window.used);
+    state.resetSeconds = Math.max(1, Math.ceil((window.endsAt - now) / 1000));
+    return state;
+  }
+
+  function consumeNow(partition: string, units = 1): QuotaState {
+    const now = Date.now();
+    const window = windowOf(partition, now);
+    if (window.used + units <= policy.limit) {
+      window.used += units;
+      return answer(window, true, now);
+    }
+    // Refused: none of its units are kept, but within REFUND_MIN_MS of the reset, as the
+    // shared stores do (their refund could land in the next window).
+    if (window.endsAt - now <= REFUND_MIN_MS) window.used += units;
+    return answer(window, false, now);
+  }
+
+  return {
+    policy,
+    policyHeader: policyHeaderOf(policy),
+    field: fieldOf(policy),
+    consumeNow,
+    // The promise API's states are copies: a caller may hold one across a yield.
+    consume: (partition, units = 1) => Promise.resolve({ ...consumeNow(partition, units) }),
+    peek(partition) {
+      const now = Date.now();
+      const window = windows.get(partition);
+      if (window === undefined || window.endsAt <= now) return Promise.resolve(untouched);
+      const state = answer(window, window.used < policy.limit, now);
+      return Promise.resolve({ ...state });
+    },
+  };
 }
 
 /**
@@ -117,6 +232,7 @@ export function createQuotaCounter(
   store: CounterStore,
   onStoreFailure: StoreFailureListener = () => {},
 ): QuotaCounter {
+  if (store.kind === "memory") return createLocalCounter(policy);
   const limiter = limiterFor(policy, store);
   const { RateLimiterRes } = limiters();
   const stateOf = (res: RateLimiterRes, allowed: boolean): QuotaState => ({
@@ -139,6 +255,8 @@ export function createQuotaCounter(
   };
   return {
     policy,
+    policyHeader: policyHeaderOf(policy),
+    field: fieldOf(policy),
     async consume(partition, units = 1) {
       let refused: RateLimiterRes;
       try {
@@ -196,9 +314,8 @@ export function chooseStore(redis: Redis | undefined): CounterStore {
 
 /** `RateLimit-Policy` and `RateLimit` header fields (draft-ietf-httpapi-ratelimit-headers-11). */
 export function rateLimitHeaders(state: QuotaState): Record<string, string> {
-  const name = JSON.stringify(state.policy.name);
   return {
-    "ratelimit-policy": `${name};q=${state.policy.limit};w=${state.policy.windowSeconds}`,
-    ratelimit: `${name};r=${state.remaining};t=${state.resetSeconds}`,
+    "ratelimit-policy": policyHeaderOf(state.policy),
+    ratelimit: `${JSON.stringify(state.policy.name)};r=${state.remaining};t=${state.resetSeconds}`,
   };
 }

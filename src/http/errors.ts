@@ -14,7 +14,7 @@ import type {
 import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
-import { pendingResponse } from "../runtime/internals.js";
+import { owedResponse } from "../runtime/internals.js";
 import { targetPath } from "./observability.js";
 
 export type Detail = string | Problem[];
@@ -138,7 +138,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   // Requests behind it get no answer; their client sees the close, as after any dropped
   // connection, rather than a wrong answer. A request refused part-way (its body too slow
   // or malformed) gets the error as its answer, below.
-  const owed = pendingResponse(socket);
+  const owed = owedResponse(socket);
   if (owed?.req?.complete) {
     closingAfterAnswer.add(socket);
     owed.once("finish", () => socket.end());

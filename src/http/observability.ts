@@ -15,9 +15,14 @@ import {
   type FastifyRequest,
   LogController,
 } from "fastify";
-import pino from "pino";
 import type { HttpStats } from "../observability/metrics.js";
-import { kRouteContext } from "../runtime/internals.js";
+import {
+  chindingsSym,
+  kRouteContext,
+  pinoLevel,
+  streamSym,
+  timeSym,
+} from "../runtime/internals.js";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -96,10 +101,8 @@ export function noChildLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
 }
 
 const INFO = 30;
-const { chindingsSym, streamSym, timeSym } = pino.symbols;
-
-/** What the request line reads of pino: its level, bindings, clock and stream. */
-type PinoInternals = { levelVal?: number } & Record<symbol, unknown>;
+/** What the request line reads of pino: its bindings, clock and stream. */
+type PinoInternals = Record<symbol, unknown>;
 
 /** `,"route":"<template>"`, serialised once per template. */
 const routeFields = new Map<string, string>();
@@ -192,7 +195,8 @@ export class RequestLog extends LogController {
   ): void {
     this.http?.record(method, route, status, elapsedMs / 1000);
     const log = logger as FastifyBaseLogger & PinoInternals;
-    if (!(log.levelVal !== undefined && log.levelVal <= INFO)) return;
+    const level = pinoLevel(log);
+    if (!(level !== undefined && level <= INFO)) return;
     const stream = log[streamSym] as { write(line: string): unknown } | undefined;
     const time = log[timeSym] as (() => string) | undefined;
     if (stream === undefined || time === undefined) {

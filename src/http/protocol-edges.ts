@@ -18,7 +18,7 @@ import type {
   onRequestHookHandler,
   preParsingHookHandler,
 } from "fastify";
-import { kRouteContext, pendingResponse } from "../runtime/internals.js";
+import { kRouteContext, owedResponse } from "../runtime/internals.js";
 import { writeError } from "./errors.js";
 import { type RequestLog, requestIdOf, routeOf, UNMATCHED_ROUTE } from "./observability.js";
 import { answerHeaders } from "./security.js";
@@ -129,7 +129,7 @@ function answerConnect(this: Server, request: IncomingMessage, socket: Socket): 
  * runs before this one), and refuses a second response on a socket still held.
  */
 function answerWhenFree(server: Server, request: IncomingMessage, socket: Socket): void {
-  const owed = pendingResponse(socket);
+  const owed = owedResponse(socket);
   if (owed) {
     owed.once("finish", () => answerWhenFree(server, request, socket));
     return;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { IDLE_COLLECT_BYTES, isCollecting, QUIET_REQUESTS } from "./idle-collection.js";
+import {
+  IDLE_COLLECT_BYTES,
+  isCollecting,
+  isShrinking,
+  QUIET_REQUESTS,
+  SHRINK_YOUNG_BYTES,
+} from "./idle-collection.js";
 
 const MB = 1024 * 1024;
 
@@ -21,5 +27,16 @@ describe("idle collection", () => {
     expect(isCollecting(looks, 0, 35 * MB)).toBe(false);
     expect(looks.base).toBe(35 * MB);
     expect(isCollecting(looks, 0, 35 * MB + IDLE_COLLECT_BYTES)).toBe(true);
+  });
+
+  it("shrinks the young generation once per idle spell, only when nothing was answered", () => {
+    const big = SHRINK_YOUNG_BYTES + 1;
+    expect(isShrinking(true, true, big)).toBe(true);
+    // A scrape in the last second: someone may wait on the pauses.
+    expect(isShrinking(true, false, big)).toBe(false);
+    // Given back already, and not busy since.
+    expect(isShrinking(false, true, big)).toBe(false);
+    // Small already.
+    expect(isShrinking(true, true, SHRINK_YOUNG_BYTES)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  * process that answered few requests in that second and whose heap grew by
  * {@link IDLE_COLLECT_BYTES} since the last look's low point collects it all, once.
  */
-import { getHeapStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import { fullCollection } from "../runtime/internals.js";
 
 /** Heap grown since the last full collection (bytes) that a quiet process collects. */
@@ -45,6 +45,29 @@ export function isCollecting(looks: Looks, count: number, used: number): boolean
   return true;
 }
 
+/** Young generation committed (bytes) above which an idle process gives it back. */
+export const SHRINK_YOUNG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Whether a look shrinks the young generation (a last-resort collection): the process
+ * answered nothing since the last look (nobody waits on its pauses), the young generation
+ * holds more than {@link SHRINK_YOUNG_BYTES}, and it grew since it was last given back
+ * (`grown`: set at start and by every busy look), so a process idle for hours shrinks once.
+ *
+ * @example
+ * isShrinking(true, true, 16 * 1024 * 1024); // true: after start, idle, 16 MB committed
+ */
+export function isShrinking(grown: boolean, idle: boolean, youngBytes: number): boolean {
+  return grown && idle && youngBytes > SHRINK_YOUNG_BYTES;
+}
+
+function youngCommitted(): number {
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === "new_space") return space.space_size;
+  }
+  return 0;
+}
+
 /** Starts the looks, once per process; the timer never keeps the process alive. */
 export function startIdleCollection(): void {
   if (started) return;
@@ -52,9 +75,17 @@ export function startIdleCollection(): void {
   const collect = fullCollection();
   // From zero: the first quiet look also collects what starting left behind.
   const looks: Looks = { seen: answered.count, base: 0 };
+  // Starting grows the young generation to its full semi-spaces, as a busy spell does: the
+  // first idle look after either gives it back, so a process idles at its smallest.
+  let grown = true;
   setInterval(() => {
-    if (!isCollecting(looks, answered.count, getHeapStatistics().used_heap_size)) return;
-    collect();
+    const count = answered.count;
+    const idle = count === looks.seen;
+    if (count - looks.seen > QUIET_REQUESTS) grown = true;
+    const shrink = isShrinking(grown, idle, youngCommitted());
+    if (!isCollecting(looks, count, getHeapStatistics().used_heap_size) && !shrink) return;
+    collect(shrink);
+    if (shrink) grown = false;
     looks.base = getHeapStatistics().used_heap_size;
   }, IDLE_CHECK_MS).unref();
 }

@@ -7,7 +7,7 @@
  * Nothing here is on the request path: the in-process cache reads `changedSince` and the
  * usage recorder batches into `addUsage`.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Dialect, Kysely, PostgresDialect, type Transaction } from "kysely";
@@ -136,7 +136,8 @@ export const PG_QUERY_TIMEOUT_MS = 10_000;
 const USAGE_CHUNK = 500;
 
 export const SQLITE_FILE = "keys.sqlite";
-const SECRET_PREFIX = "ucs_";
+/** What every managed key begins with (public: it names the kind of key). */
+export const SECRET_PREFIX = "ucs_";
 const SECRET_LENGTH = 40;
 const PREFIX_LENGTH = 8;
 const ID_LENGTH = 16;
@@ -152,7 +153,8 @@ export class InvalidCursorError extends Error {
 
 /** Hex SHA-256 of a secret: what the store keeps and what a presented key is looked up by. */
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  // One-shot: no Hash object per presented key.
+  return hash("sha256", secret, "hex");
 }
 
 /**
