@@ -2,7 +2,7 @@
 # A newcomer's first hour, on a fresh clone of this repository's HEAD, with the Node.js
 # first in PATH: the README's `npm ci` must print no warning or notice; `npm start` must
 # serve the README's first curl, `/` and the start log's pointers; `npm run new:operation
-# -- stats/mean` then `kill -HUP <pid>` (docs/writing-an-operation.md) must serve the new
+# -- stats/trimmed-mean` then `kill -HUP <pid>` (docs/writing-an-operation.md) must serve the new
 # operation; SIGTERM to npm's pid must stop node. Run by .ci/run.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -59,12 +59,12 @@ grep -q 'keys.sqlite; the first: npx ucs keys create' "$work/start.log" ||
   fail "the start log does not say where the keys are and how to create one"
 
 # 3. docs/writing-an-operation.md: the scaffold, then SIGHUP, serves it.
-npm run --silent new:operation -- stats/mean >/dev/null
+npm run --silent new:operation -- stats/trimmed-mean >/dev/null
 kill -HUP "$node_pid"
 wait_for 'grep -q "operations reloaded" "$work/start.log"' 60 || fail "the reload did not finish"
-mean="$(curl -fsS -H 'X-API-Key: dev-key' "$base/v1/stats/mean?x=0.1")" ||
-  fail "stats/mean is not served after the reload"
-[ "$mean" = '{"result":0.1,"decimal":"0.1"}' ] || fail "stats/mean answered $mean"
+mean="$(curl -fsS -H 'X-API-Key: dev-key' "$base/v1/stats/trimmed-mean?x=0.1")" ||
+  fail "stats/trimmed-mean is not served after the reload"
+[ "$mean" = '{"result":0.1,"decimal":"0.1"}' ] || fail "stats/trimmed-mean answered $mean"
 
 # 4. SIGTERM to npm's pid stops the server (npm passes it on; the script execs node).
 kill -TERM "$npm_pid"

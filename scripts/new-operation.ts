@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const match = ID.exec(id);
   if (!match) {
     process.stderr.write(
-      `usage: npm run new:operation -- <area>/<name>   (lowercase words and dashes, e.g. stats/mean; got '${id}')\n`,
+      `usage: npm run new:operation -- <area>/<name>   (lowercase words and dashes, e.g. stats/trimmed-mean; got '${id}')\n`,
     );
     process.exit(2);
   }

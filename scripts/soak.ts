@@ -51,9 +51,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { chargedCost } from "../src/core/budget.js";
 import { pathOf } from "../src/core/path.js";
 import { exampleQuery } from "../src/graphql/examples.js";
 import { buildGraphqlSchema } from "../src/graphql/schema.js";
+import { REQUEST_BUDGET } from "../src/kit/cost.js";
 import type { AnyOperation } from "../src/kit/define.js";
 import { loadOperations } from "../src/registry/loader.js";
 import { freePort } from "./lib/free-port.js";
@@ -206,10 +208,13 @@ export function buildMix(operations: readonly AnyOperation[], key: string): Shot
     expect,
   });
   const graphql: Shot[] = [];
-  for (let i = 0; i < operations.length; i += 4) {
-    graphql.push(graphqlPost(exampleQuery(schema, operations.slice(i, i + 4))));
+  for (const batch of batchesWithinBudget(operations, 4)) {
+    graphql.push(graphqlPost(exampleQuery(schema, batch)));
   }
-  graphql.push(graphqlPost(exampleQuery(schema, operations)));
+  // As many operations as one document's budget holds (a costly one runs alone).
+  for (const batch of batchesWithinBudget(operations, operations.length)) {
+    graphql.push(graphqlPost(exampleQuery(schema, batch)));
+  }
   graphql.push({
     kind: "graphql",
     method: "GET",
@@ -857,4 +862,32 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     console.error(`soak failed: ${error instanceof Error ? error.stack : String(error)}`);
     process.exit(2);
   });
+}
+
+/**
+ * `operations` in batches of at most `size` whose first examples together fit one
+ * request's budget, as a GraphQL document's fields must.
+ */
+function batchesWithinBudget(operations: readonly AnyOperation[], size: number): AnyOperation[][] {
+  const batches: AnyOperation[][] = [];
+  let current: AnyOperation[] = [];
+  let work = 0;
+  let bytes = 0;
+  for (const operation of operations) {
+    const cost = chargedCost(operation, operation.examples[0]?.input ?? {});
+    const over =
+      work + (cost.work ?? 0) > REQUEST_BUDGET.work ||
+      bytes + (cost.bytes ?? 0) > REQUEST_BUDGET.bytes;
+    if (current.length > 0 && (current.length >= size || over)) {
+      batches.push(current);
+      current = [];
+      work = 0;
+      bytes = 0;
+    }
+    current.push(operation);
+    work += cost.work ?? 0;
+    bytes += cost.bytes ?? 0;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }

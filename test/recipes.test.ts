@@ -363,6 +363,17 @@ function alone(operation: AnyOperation, input: Json): { status: number; body: un
   }
 }
 
+/** Whether a step's 422 is the recipe's shared budget refusing it, not its input. */
+function sharesOutBudget(detail: unknown): boolean {
+  return (
+    Array.isArray(detail) &&
+    detail.length === 1 &&
+    /the recipe.s steps together.*one request may ask for at most/.test(
+      String((detail[0] as { msg?: unknown }).msg),
+    )
+  );
+}
+
 const withExamples = operations.filter((operation) => operation.examples.length > 0);
 const book = recipeBook(operations);
 const keyOf = (operation: AnyOperation) => `${operation.area}/${operation.name}`;
@@ -404,16 +415,33 @@ describe("generated recipes: each example's outputs chained into every parameter
               status: 200,
               output: example.output,
             });
+            const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
             const passed =
-              param.kind === "decimal" && typeof field.value === "number"
-                ? String(field.value)
-                : field.value;
+              param.kind === "decimal"
+                ? asText(field.value)
+                : param.kind === "list" &&
+                    param.item?.kind === "decimal" &&
+                    Array.isArray(field.value)
+                  ? field.value.map(asText)
+                  : field.value;
             const expected = alone(second, { ...base, [name]: passed });
+            if (two?.status === 422 && sharesOutBudget(two.detail)) {
+              // The recipe's one budget: a step costly alone (password-strength declares all
+              // of it) does not fit beside the other step's cost, whatever its input.
+              chained++;
+              continue;
+            }
             expect(two?.status, where).toBe(expected.status);
             if (expected.status === 200) expect(two?.output, where).toEqual(expected.body);
             else if (expected.status === 422) {
-              expect(two?.detail, where).toEqual(
-                (expected.body as { loc: string[] }[]).map((problem) => ({
+              // Where and what: a referenced value is checked as JSON, whose problems may
+              // leave out REST's ctx.
+              const bare = (problems: unknown) =>
+                (problems as { loc: string[]; msg: string; type: string }[]).map(
+                  ({ loc, msg, type }) => ({ loc, msg, type }),
+                );
+              expect(bare(two?.detail), where).toEqual(
+                bare(expected.body).map((problem) => ({
                   ...problem,
                   loc: ["body", "steps", "1", "args", ...problem.loc],
                 })),

@@ -580,9 +580,9 @@ describe("malformed requests", () => {
   });
 
   it.each([
-    // llhttp accepts these versions; the router then answers for "/".
-    ["HTTP/2.0 request line", `GET / HTTP/2.0\r\n${STD}\r\n`],
-    ["HTTP/0.9 request line", "GET / HTTP/0.9\r\n\r\n"],
+    // llhttp accepts these versions; the router then answers for the path (404).
+    ["HTTP/2.0 request line", `GET /nope HTTP/2.0\r\n${STD}\r\n`],
+    ["HTTP/0.9 request line", "GET /nope HTTP/0.9\r\n\r\n"],
     ["absolute-form target to an unknown path", `GET http://127.0.0.1/nope HTTP/1.1\r\n${STD}\r\n`],
     ["asterisk-form target", `OPTIONS * HTTP/1.1\r\n${STD}\r\n`],
     ["20,000 path segments", `GET /v1/${"a/".repeat(20_000)} HTTP/1.1\r\n${STD}\r\n`],

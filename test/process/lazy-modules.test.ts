@@ -68,7 +68,7 @@ it.skipIf(typeof registerHooks !== "function")(
     expect(await viaGet.json()).toEqual({ data: { math: { sum: { decimal: "3" } } } });
     expect(loadedPackages(server.stderr), server.output()).toContain("graphql-yoga");
 
-    const mcp = await fetch(`${origin}/mcp`, {
+    const mcp = await fetch(`${origin}/mcp/math`, {
       method: "POST",
       headers: {
         ...HEADERS,

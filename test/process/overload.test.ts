@@ -39,7 +39,14 @@ afterAll(stopAll);
 async function production(): Promise<Server> {
   expect(START.nodeFlags).toContain("--max-old-space-size=128");
   return startServer(
-    { ...START.env, API_KEYS: KEY, NODE_ENV: "production", LOG_LEVEL: "warn" },
+    {
+      ...START.env,
+      API_KEYS: KEY,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      // The whole catalogue in tools/list, the costliest listing there is.
+      MCP_TOOL_SEARCH_THRESHOLD: "0",
+    },
     { nodeFlags: START.nodeFlags },
   );
 }

@@ -1,6 +1,6 @@
 /**
- * `npm start` serves dist/; a newcomer's `npm run new:operation -- stats/mean` writes
- * operations/stats/mean.ts. SIGHUP must serve it without a rebuild (registry/loader.ts:
+ * `npm start` serves dist/; a newcomer's `npm run new:operation -- stats/trimmed-mean` writes
+ * operations/stats/trimmed-mean.ts. SIGHUP must serve it without a rebuild (registry/loader.ts:
  * builtInFiles). Run on a copy of the checkout (package.json, dist/, operations/, the
  * node_modules link), so that the repository's own operations/ is never written.
  */
@@ -16,7 +16,7 @@ const MEAN = `import { arithmeticFields, arithmeticResult, decimal, defineOperat
 
 export default defineOperation({
   area: "stats",
-  name: "mean",
+  name: "trimmed-mean",
   summary: "Returns x exactly as given",
   description: "Answers x unchanged.",
   input: z.object({ x: decimal({ description: "Any decimal number." }) }),
@@ -73,13 +73,13 @@ describe("SIGHUP under npm start (dist/) follows operations/", () => {
       );
     expect(await waitFor(async () => (await status("/health")) === 200, 60_000, 100)).toBe(true);
     expect(await status("/v1/math/sum?numbers=1,2")).toBe(200);
-    expect(await status("/v1/stats/mean?x=0.1")).toBe(404);
+    expect(await status("/v1/stats/trimmed-mean?x=0.1")).toBe(404);
 
-    writeFileSync(join(checkout, "operations/stats/mean.ts"), MEAN);
+    writeFileSync(join(checkout, "operations/stats/trimmed-mean.ts"), MEAN);
     server.signal("SIGHUP");
     const reloaded = await waitFor(() => server.stdout.includes("operations reloaded"), 60_000);
     expect(reloaded, server.output()).toBe(true);
-    const mean = await httpGet(port, "/v1/stats/mean?x=0.1", { headers });
+    const mean = await httpGet(port, "/v1/stats/trimmed-mean?x=0.1", { headers });
     expect(mean.status, server.output()).toBe(200);
     expect(JSON.parse(mean.body)).toEqual({ result: 0.1, decimal: "0.1" });
     // The compiled modules still serve beside it.
