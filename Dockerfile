@@ -9,10 +9,15 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY operations ./operations
 # Production dependencies only, less what node never loads (types, sources, maps, docs;
-# GraphiQL's ESM bundle, loaded as CommonJS; Swagger UI's builds other than the bundle).
+# GraphiQL's ESM bundle, loaded as CommonJS; Swagger UI's builds other than the bundle;
+# zxcvbn-ts's sources, browser bundles and ESM builds, required as CommonJS; the Temporal
+# polyfill's global and full builds).
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
   && find node_modules -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
     -o -name '*.map' -o -name '*.md' \) -exec rm -f {} + \
+  && rm -rf node_modules/@zxcvbn-ts/*/src node_modules/@zxcvbn-ts/*/dist/zxcvbn-ts.js \
+  && find node_modules/@zxcvbn-ts -type f -name '*.mjs' -exec rm -f {} + \
+  && rm -rf node_modules/temporal-polyfill/full node_modules/temporal-polyfill/global*.js \
   && rm -rf node_modules/@graphql-yoga/render-graphiql/esm \
   && rm -f node_modules/swagger-ui-dist/swagger-ui-es-bundle*.js node_modules/swagger-ui-dist/swagger-ui.js \
     node_modules/swagger-ui-dist/swagger-ui-standalone-preset.js
