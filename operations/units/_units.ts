@@ -8,6 +8,7 @@ import {
   arithmeticFields,
   arithmeticResult,
   type Cost,
+  decimal,
   digitSpan,
   type Exact,
   ITEM_WORK,
@@ -73,5 +74,35 @@ export function conversionCost(value: Exact): Cost {
     work: 20 * ITEM_WORK + span * 200,
     bytes: 2 * (Math.min(MAX_RESULT_DIGITS, span + 100) + 2) + 256,
     loc: ["value"],
+  };
+}
+
+/**
+ * The input, output, cost and handler of a linear conversion between `units`: what every
+ * quantity but temperature declares alike, each module adding its names and examples.
+ */
+export function linearConversion<const Units extends Record<string, Unit>>(units: Units) {
+  const ids = Object.keys(units) as [keyof Units & string, ...(keyof Units & string)[]];
+  return {
+    input: z.object({
+      value: decimal({ description: "The amount to convert, a decimal literal." }),
+      from: z.enum(ids).describe("The unit `value` is in."),
+      to: z.enum(ids).describe("The unit to convert to."),
+    }),
+    output: conversionOutput(ids),
+    cost: ({ value }: { value: Exact }) => conversionCost(value),
+    handler: ({
+      value,
+      from,
+      to,
+    }: {
+      value: Exact;
+      from: keyof Units & string;
+      to: keyof Units & string;
+    }) => ({
+      ...convertLinear(value, units[from] as Unit, units[to] as Unit),
+      from,
+      to,
+    }),
   };
 }

@@ -1,12 +1,5 @@
-import { decimal, defineOperation, z } from "#kit";
-import {
-  conversionCost,
-  conversionOutput,
-  convertLinear,
-  EXACTNESS,
-  type Unit,
-  unitTable,
-} from "./_units.js";
+import { defineOperation } from "#kit";
+import { EXACTNESS, linearConversion, type Unit, unitTable } from "./_units.js";
 
 /** Each unit in bits, exactly (definitions in the table of the description). */
 const UNITS = {
@@ -40,8 +33,6 @@ const UNITS = {
   Pibit: { factor: "1125899906842624", name: "Pibit, 2^50 bits (IEC)" },
 } as const satisfies Record<string, Unit>;
 
-const IDS = Object.keys(UNITS) as [keyof typeof UNITS, ...(keyof typeof UNITS)[]];
-
 export default defineOperation({
   area: "units",
   name: "data-size",
@@ -51,12 +42,7 @@ export default defineOperation({
     unitTable(UNITS, "bits"),
     EXACTNESS,
   ].join("\n\n"),
-  input: z.object({
-    value: decimal({ description: "The amount to convert, a decimal literal." }),
-    from: z.enum(IDS).describe("The unit `value` is in."),
-    to: z.enum(IDS).describe("The unit to convert to."),
-  }),
-  output: conversionOutput(IDS),
+  ...linearConversion(UNITS),
   examples: [
     {
       title: "A gibibyte in megabytes",
@@ -80,10 +66,4 @@ export default defineOperation({
       },
     },
   ],
-  cost: ({ value }) => conversionCost(value),
-  handler: ({ value, from, to }) => ({
-    ...convertLinear(value, UNITS[from], UNITS[to]),
-    from,
-    to,
-  }),
 });

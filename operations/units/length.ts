@@ -1,12 +1,5 @@
-import { decimal, defineOperation, z } from "#kit";
-import {
-  conversionCost,
-  conversionOutput,
-  convertLinear,
-  EXACTNESS,
-  type Unit,
-  unitTable,
-} from "./_units.js";
+import { defineOperation } from "#kit";
+import { EXACTNESS, linearConversion, type Unit, unitTable } from "./_units.js";
 
 /** Each unit in metres, exactly (definitions in the table of the description). */
 const UNITS = {
@@ -28,8 +21,6 @@ const UNITS = {
   ly: { factor: "9460730472580800", name: "light-year (Julian year × c)" },
 } as const satisfies Record<string, Unit>;
 
-const IDS = Object.keys(UNITS) as [keyof typeof UNITS, ...(keyof typeof UNITS)[]];
-
 export default defineOperation({
   area: "units",
   name: "length",
@@ -39,12 +30,7 @@ export default defineOperation({
     unitTable(UNITS, "metres"),
     EXACTNESS,
   ].join("\n\n"),
-  input: z.object({
-    value: decimal({ description: "The amount to convert, a decimal literal." }),
-    from: z.enum(IDS).describe("The unit `value` is in."),
-    to: z.enum(IDS).describe("The unit to convert to."),
-  }),
-  output: conversionOutput(IDS),
+  ...linearConversion(UNITS),
   examples: [
     {
       title: "26 miles 385 yards (a marathon) in kilometres",
@@ -63,10 +49,4 @@ export default defineOperation({
       },
     },
   ],
-  cost: ({ value }) => conversionCost(value),
-  handler: ({ value, from, to }) => ({
-    ...convertLinear(value, UNITS[from], UNITS[to]),
-    from,
-    to,
-  }),
 });

@@ -1,12 +1,5 @@
-import { decimal, defineOperation, z } from "#kit";
-import {
-  conversionCost,
-  conversionOutput,
-  convertLinear,
-  EXACTNESS,
-  type Unit,
-  unitTable,
-} from "./_units.js";
+import { defineOperation } from "#kit";
+import { EXACTNESS, linearConversion, type Unit, unitTable } from "./_units.js";
 
 /** Each unit in kilograms, exactly (definitions in the table of the description). */
 const UNITS = {
@@ -25,8 +18,6 @@ const UNITS = {
   long_ton: { factor: "1016.0469088", name: "long ton (2240 lb)" },
 } as const satisfies Record<string, Unit>;
 
-const IDS = Object.keys(UNITS) as [keyof typeof UNITS, ...(keyof typeof UNITS)[]];
-
 export default defineOperation({
   area: "units",
   name: "mass",
@@ -36,12 +27,7 @@ export default defineOperation({
     unitTable(UNITS, "kilograms"),
     EXACTNESS,
   ].join("\n\n"),
-  input: z.object({
-    value: decimal({ description: "The amount to convert, a decimal literal." }),
-    from: z.enum(IDS).describe("The unit `value` is in."),
-    to: z.enum(IDS).describe("The unit to convert to."),
-  }),
-  output: conversionOutput(IDS),
+  ...linearConversion(UNITS),
   examples: [
     {
       title: "A pound in grams",
@@ -60,10 +46,4 @@ export default defineOperation({
       },
     },
   ],
-  cost: ({ value }) => conversionCost(value),
-  handler: ({ value, from, to }) => ({
-    ...convertLinear(value, UNITS[from], UNITS[to]),
-    from,
-    to,
-  }),
 });

@@ -1,12 +1,5 @@
-import { decimal, defineOperation, z } from "#kit";
-import {
-  conversionCost,
-  conversionOutput,
-  convertLinear,
-  EXACTNESS,
-  type Unit,
-  unitTable,
-} from "./_units.js";
+import { defineOperation } from "#kit";
+import { EXACTNESS, linearConversion, type Unit, unitTable } from "./_units.js";
 
 /** Each unit in litres, exactly (definitions in the table of the description). */
 const UNITS = {
@@ -32,8 +25,6 @@ const UNITS = {
   imp_floz: { factor: "0.0284130625", name: "imperial fluid ounce (1/160 gal)" },
 } as const satisfies Record<string, Unit>;
 
-const IDS = Object.keys(UNITS) as [keyof typeof UNITS, ...(keyof typeof UNITS)[]];
-
 export default defineOperation({
   area: "units",
   name: "volume",
@@ -43,12 +34,7 @@ export default defineOperation({
     unitTable(UNITS, "litres"),
     EXACTNESS,
   ].join("\n\n"),
-  input: z.object({
-    value: decimal({ description: "The amount to convert, a decimal literal." }),
-    from: z.enum(IDS).describe("The unit `value` is in."),
-    to: z.enum(IDS).describe("The unit to convert to."),
-  }),
-  output: conversionOutput(IDS),
+  ...linearConversion(UNITS),
   examples: [
     {
       title: "A US gallon in litres",
@@ -78,10 +64,4 @@ export default defineOperation({
       },
     },
   ],
-  cost: ({ value }) => conversionCost(value),
-  handler: ({ value, from, to }) => ({
-    ...convertLinear(value, UNITS[from], UNITS[to]),
-    from,
-    to,
-  }),
 });
