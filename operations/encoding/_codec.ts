@@ -345,6 +345,30 @@ export function percentDecode(text: string, plusAsSpace: boolean): DecodeResult 
 }
 
 /**
+ * The answer schema every decoder shares: the bytes as `encoding` writes them, and their count.
+ *
+ * @example
+ * defineOperation({ …, output: decodedOutput(), handler: ({ text, encoding }) => decodedAnswer(bytes, encoding) });
+ */
+export function decodedOutput() {
+  return z.object({
+    decoded: z.string().describe("The decoded bytes, written in `encoding`."),
+    encoding: z.enum(OUTPUT_ENCODINGS).describe("How `decoded` is written."),
+    decodedBytes: z.int().describe("Number of decoded bytes."),
+  });
+}
+
+/**
+ * A decoder's answer (see {@link decodedOutput}) for `bytes` written in `encoding`.
+ *
+ * @example
+ * decodedAnswer(Buffer.from("hi"), "hex"); // { decoded: "6869", encoding: "hex", decodedBytes: 2 }
+ */
+export function decodedAnswer(bytes: Buffer, encoding: OutputEncoding) {
+  return { decoded: writeBytes(bytes, encoding), encoding, decodedBytes: bytes.length };
+}
+
+/**
  * The bytes of a decode, or a `CalculationError` at `text` saying where it goes wrong.
  *
  * @example

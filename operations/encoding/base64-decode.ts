@@ -2,11 +2,11 @@ import { defineOperation, z } from "#kit";
 import { textParam } from "../hash/_bytes.js";
 import {
   decodeBase64,
+  decodedAnswer,
   decodedOrRefused,
+  decodedOutput,
   decodingCost,
-  OUTPUT_ENCODINGS,
   outputEncodingParam,
-  writeBytes,
 } from "./_codec.js";
 import { OUTPUT_ENCODING_PARAGRAPH } from "./_describe.js";
 
@@ -29,11 +29,7 @@ export default defineOperation({
     text: textParam("The base64 text to decode; may be empty."),
     encoding: outputEncodingParam(),
   }),
-  output: z.object({
-    decoded: z.string().describe("The decoded bytes, written in `encoding`."),
-    encoding: z.enum(OUTPUT_ENCODINGS).describe("How `decoded` is written."),
-    decodedBytes: z.int().describe("Number of decoded bytes."),
-  }),
+  output: decodedOutput(),
   examples: [
     {
       title: "RFC 4648 test vector: Zm9vYmFy",
@@ -55,6 +51,6 @@ export default defineOperation({
   cost: ({ text, encoding }) => decodingCost(text, Math.floor((3 * text.length) / 4), encoding),
   handler: ({ text, encoding }) => {
     const bytes = decodedOrRefused(decodeBase64(text, "base64"), "base64");
-    return { decoded: writeBytes(bytes, encoding), encoding, decodedBytes: bytes.length };
+    return decodedAnswer(bytes, encoding);
   },
 });

@@ -1,12 +1,12 @@
 import { defineOperation, z } from "#kit";
 import { textParam } from "../hash/_bytes.js";
 import {
+  decodedAnswer,
   decodedOrRefused,
+  decodedOutput,
   decodeHex,
   decodingCost,
-  OUTPUT_ENCODINGS,
   outputEncodingParam,
-  writeBytes,
 } from "./_codec.js";
 import { OUTPUT_ENCODING_PARAGRAPH } from "./_describe.js";
 
@@ -24,11 +24,7 @@ export default defineOperation({
     text: textParam("The hexadecimal digits to decode; may be empty."),
     encoding: outputEncodingParam(),
   }),
-  output: z.object({
-    decoded: z.string().describe("The decoded bytes, written in `encoding`."),
-    encoding: z.enum(OUTPUT_ENCODINGS).describe("How `decoded` is written."),
-    decodedBytes: z.int().describe("Number of decoded bytes."),
-  }),
+  output: decodedOutput(),
   examples: [
     {
       title: "ASCII text",
@@ -50,6 +46,6 @@ export default defineOperation({
   cost: ({ text, encoding }) => decodingCost(text, Math.floor(text.length / 2), encoding),
   handler: ({ text, encoding }) => {
     const bytes = decodedOrRefused(decodeHex(text), "hexadecimal");
-    return { decoded: writeBytes(bytes, encoding), encoding, decodedBytes: bytes.length };
+    return decodedAnswer(bytes, encoding);
   },
 });

@@ -1,13 +1,13 @@
 import { defineOperation, z } from "#kit";
 import { textParam } from "../hash/_bytes.js";
 import {
+  decodedAnswer,
   decodedOrRefused,
+  decodedOutput,
   decodingCost,
-  OUTPUT_ENCODINGS,
   outputEncodingParam,
   PERCENT_MODES,
   percentDecode,
-  writeBytes,
 } from "./_codec.js";
 import { OUTPUT_ENCODING_PARAGRAPH } from "./_describe.js";
 
@@ -34,11 +34,7 @@ export default defineOperation({
       .describe("`component` (a `+` stays `+`) or `form` (a `+` is a space)."),
     encoding: outputEncodingParam(),
   }),
-  output: z.object({
-    decoded: z.string().describe("The decoded bytes, written in `encoding`."),
-    encoding: z.enum(OUTPUT_ENCODINGS).describe("How `decoded` is written."),
-    decodedBytes: z.int().describe("Number of decoded bytes."),
-  }),
+  output: decodedOutput(),
   examples: [
     {
       title: "Escapes of reserved characters and UTF-8",
@@ -60,6 +56,6 @@ export default defineOperation({
   cost: ({ text, encoding }) => decodingCost(text, Buffer.byteLength(text, "utf8"), encoding),
   handler: ({ text, mode, encoding }) => {
     const bytes = decodedOrRefused(percentDecode(text, mode === "form"), "percent-encoding");
-    return { decoded: writeBytes(bytes, encoding), encoding, decodedBytes: bytes.length };
+    return decodedAnswer(bytes, encoding);
   },
 });
