@@ -1,13 +1,17 @@
 /** The bench's rows (bench/lib/workload.ts): the shipped quota on every service row, checked. */
 import { describe, expect, it } from "vitest";
+import { shippedEnv } from "../bench/lib/shipped.js";
 import {
   API_KEY,
   BENCH_QUOTA,
   buildWorkloads,
   checkWorkload,
   createManagedKey,
+  holds,
   withKey,
 } from "../bench/lib/workload.js";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
 import { loadOperations } from "../src/registry/loader.js";
 
 describe("the quota rows", () => {
@@ -79,5 +83,54 @@ describe("createManagedKey", () => {
       /made a key with plan null/,
     );
     await expect(answering(401, { detail: "no" }, create)).rejects.toThrow(/→ 401/);
+  });
+});
+
+describe("holds", () => {
+  it.each([
+    [{ a: 1, _meta: { remaining: 9 } }, { a: 1 }, true],
+    [{ a: 1 }, { a: 1, b: 2 }, false],
+    [{ a: [1, { b: 2, c: 3 }] }, { a: [1, { b: 2 }] }, true],
+    [{ a: [1, 2, 3] }, { a: [1, 2] }, false],
+    [{ a: "1" }, { a: 1 }, false],
+    [null, {}, false],
+  ])("%j holds %j: %s", (value, expected, result) => {
+    expect(holds(value, expected)).toBe(result);
+  });
+});
+
+describe("every service row against the service", () => {
+  it("is answered as its workload expects (the service's answers may grow, the bench must not break)", async () => {
+    const operations = await loadOperations();
+    const env = shippedEnv("unused");
+    const app = await buildApp({
+      config: loadConfig({ ...env, NODE_ENV: "test", ADMIN_TOKEN: undefined }),
+      operations,
+      logger: false,
+    });
+    const realFetch = globalThis.fetch;
+    try {
+      globalThis.fetch = (async (input: string, init: RequestInit) => {
+        const url = new URL(input);
+        const res = await app.inject({
+          method: (init.method ?? "GET") as "GET",
+          url: url.pathname + url.search,
+          headers: init.headers as Record<string, string>,
+          payload: (init.body as string | null) ?? undefined,
+        });
+        return new Response(res.body, {
+          status: res.statusCode,
+          headers: res.headers as Record<string, string>,
+        });
+      }) as typeof fetch;
+      const rows = buildWorkloads(operations).filter(
+        (w) => (w.server === "service" || w.server === "service-warn") && !w.managedKey,
+      );
+      expect(rows.map((w) => w.name)).toContain("mcp-sum");
+      for (const row of rows) expect(await checkWorkload("http://bench", row)).toEqual([]);
+    } finally {
+      globalThis.fetch = realFetch;
+      await app.close();
+    }
   });
 });

@@ -70,7 +70,10 @@ export interface BenchRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** What the answer must be (deep-equal JSON), when known. */
+  /**
+   * What the answer must hold, when known: every field listed, deep-equal; an answer may carry
+   * more (MCP's `_meta` quota, whose `remaining` changes with each call).
+   */
   expect?: unknown;
   /** For GraphQL: the answer's `data` must have this many non-null operation fields. */
   graphqlFields?: number;
@@ -334,6 +337,29 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether `value` holds `expected`: equal, or for objects every key of `expected` held by
+ * the same key of `value` (arrays compare whole, item by item).
+ *
+ * @example
+ * holds({ a: 1, _meta: {} }, { a: 1 }); // true
+ */
+export function holds(value: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(value) &&
+      value.length === expected.length &&
+      expected.every((item, i) => holds(value[i], item))
+    );
+  }
+  if (isRecord(expected)) {
+    return (
+      isRecord(value) && Object.keys(expected).every((key) => holds(value[key], expected[key]))
+    );
+  }
+  return isDeepStrictEqual(value, expected);
+}
+
 /** Why `body` is not a good GraphQL answer with `fields` operation fields, or undefined. */
 function graphqlProblem(body: unknown, fields: number): string | undefined {
   if (!isRecord(body)) return "the answer is not a JSON object";
@@ -375,7 +401,7 @@ export async function checkWorkload(origin: string, workload: Workload): Promise
         );
       }
       const body: unknown = JSON.parse(text);
-      if (request.expect !== undefined && !isDeepStrictEqual(body, request.expect)) {
+      if (request.expect !== undefined && !holds(body, request.expect)) {
         problems.push(
           `${where} → ${text.slice(0, 300)}, expected ${JSON.stringify(request.expect)}`,
         );
