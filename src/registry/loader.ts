@@ -12,7 +12,12 @@ import { isDeepStrictEqual } from "node:util";
 import { execute, InvalidInputError, trustOutputsOf } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
-import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
+import {
+  forgetStrippedSource,
+  giveStrippedSource,
+  OPERATION_QUERY,
+  registerKitResolution,
+} from "./kit-resolution.js";
 import {
   MAX_EXAMPLES,
   MAX_PARAMETERS,
@@ -82,12 +87,9 @@ export function checkOperation(
 ): string[] {
   const problems = limitProblems(operation);
   if (problems.length > 0) return problems;
-  const id = `${operation.area}/${operation.name}`;
   if (!AREA.test(operation.area)) problems.push(`area '${operation.area}' must match ${AREA}`);
   if (!NAME.test(operation.name)) problems.push(`name '${operation.name}' must match ${NAME}`);
-  if (where !== undefined && where !== id) {
-    problems.push(`declares '${id}' but its file path says '${where}'`);
-  }
+  problems.push(...placementProblems(operation, where));
   if (!operation.summary?.trim()) problems.push("summary is empty");
   if (!operation.description?.trim()) problems.push("description is empty");
   if (typeof operation.handler !== "function") problems.push("handler is not a function");
@@ -116,6 +118,14 @@ export function checkOperation(
     }
   }
   return problems;
+}
+
+/** Whether `operation` declares the `<area>/<name>` its file path (`where`) implies. */
+export function placementProblems(operation: AnyOperation, where?: string): string[] {
+  const id = `${operation.area}/${operation.name}`;
+  return where === undefined || where === id
+    ? []
+    : [`declares '${id}' but its file path says '${where}'`];
 }
 
 /**
@@ -422,13 +432,15 @@ export async function loadOperations(
       const extension = moduleExtension(path.basename(file), extensions) ?? "";
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
       let module: { default?: unknown };
+      let verdict: Verdict = {};
       try {
         const imported = builtIn
           ? await moduleUrl(file, "", options.fresh === true)
           : urls.get(file);
         if (imported === undefined || imported instanceof Error) throw imported;
         options.importing?.(file);
-        const { refusal, importError } = (await verdicts.get(file)) ?? {};
+        verdict = (await verdicts.get(file)) ?? {};
+        const { refusal, importError } = verdict;
         if (refusal !== undefined || importError !== undefined) {
           options.importing?.(undefined);
           if (refusal !== undefined) {
@@ -442,7 +454,11 @@ export async function loadOperations(
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
         // too, so a fixed file must come back under a new one. Awaited, so the next load
         // never reads a record still being made.
-        module = (await import(imported.url).finally(() => {
+        // What the worker vetted, its types stripped there: not read and stripped again.
+        if (verdict.source !== undefined) giveStrippedSource(imported.url, verdict.source);
+        const url = imported.url;
+        module = (await import(url).finally(() => {
+          forgetStrippedSource(url);
           options.importing?.(undefined);
           return recordImport(file, imported);
         })) as { default?: unknown };
@@ -461,7 +477,12 @@ export async function loadOperations(
       seen.set(id, file);
       // A built-in module's examples are run by the test suites on every surface: at start
       // they would only load what its handler loads on first use (Temporal, segmenters).
-      for (const problem of checkOperation(operation, where, !builtIn)) {
+      // An operator's module vetted in the worker was checked there, its examples run.
+      const found =
+        verdict.problems === undefined
+          ? checkOperation(operation, where, !builtIn)
+          : [...verdict.problems, ...placementProblems(operation, where)];
+      for (const problem of found) {
         problems.push(`${file}: ${problem}`);
       }
       if (builtIn) trustOutputsOf(operation);
