@@ -152,11 +152,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     managed,
     graphqlFastPath: options.graphqlFastPath ?? true,
   };
-  const fragments = SURFACES.flatMap((surface) =>
-    surface.document ? [surface.document(operations)] : [],
-  );
+  // Made by its first request, not at the start: at a few hundred operations it is a
+  // large share of the start's CPU and heap, for a document few clients fetch.
+  let openApiJson: string | undefined;
+  const openApi = () => {
+    openApiJson ??= JSON.stringify(
+      buildOpenApiDocument(
+        operations,
+        { version: VERSION },
+        SURFACES.flatMap((surface) => (surface.document ? [surface.document(operations)] : [])),
+      ),
+    );
+    return openApiJson;
+  };
   registerServiceEndpoints(app, {
-    openApiJson: JSON.stringify(buildOpenApiDocument(operations, { version: VERSION }, fragments)),
+    openApiJson: openApi,
     metrics,
     authenticate: config.metricsToken
       ? access.bearer(config.metricsToken, "metrics")

@@ -9,8 +9,8 @@ import { clusterMetrics } from "../cluster.js";
 import type { Metrics } from "../observability/metrics.js";
 
 export interface ServiceEndpointOptions {
-  /** The OpenAPI document, serialized once. */
-  openApiJson: string;
+  /** The OpenAPI document, serialized: called at each request, it makes it once. */
+  openApiJson: () => string;
   metrics: Metrics;
   /**
    * `/metrics`' access hook: the metrics token as a bearer token when one is configured,
@@ -72,7 +72,7 @@ export function registerServiceEndpoints(
       : reply.send({ status: "ready" }),
   );
   app.get("/openapi.json", (_request, reply) =>
-    reply.type("application/json; charset=utf-8").send(openApiJson),
+    reply.type("application/json; charset=utf-8").send(openApiJson()),
   );
   app.get(
     "/metrics",

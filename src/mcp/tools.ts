@@ -58,16 +58,58 @@ function inputSchemaOf(operation: AnyOperation, params: Map<string, ParamDescrip
   return { ...schema, properties, additionalProperties: false };
 }
 
-/** One operation as a tool: what `tools/list` shows and what a call needs, made once. */
+/**
+ * One operation as a tool: what a call needs, and what `tools/list` shows, each made once,
+ * when first needed (their JSON Schemas are most of a start's work at a few hundred tools).
+ */
 interface ToolEntry {
+  name: string;
   operation: AnyOperation;
   params: Map<string, ParamDescription>;
   /** Whether the result may carry `structuredContent` (MCP wants an object there). */
-  structured: boolean;
+  structured: boolean | undefined;
+  /** Its `tools/list` entry. */
+  tool: Tool | undefined;
+}
+
+/** Whether `entry`'s answer is an object, carried as `structuredContent` too. */
+function structuredOf(entry: ToolEntry): boolean {
+  entry.structured ??= jsonSchema(entry.operation.output, "output").type === "object";
+  return entry.structured;
+}
+
+/** `entry`'s `tools/list` entry. */
+function toolOf(entry: ToolEntry): Tool {
+  if (entry.tool !== undefined) return entry.tool;
+  const { name, operation, params } = entry;
+  const structured = structuredOf(entry);
+  entry.tool = {
+    name,
+    title: operation.summary,
+    description: operation.nondeterministic
+      ? `${operation.description}\n\n${operation.nondeterministic}`
+      : operation.description,
+    inputSchema: portableSchema(inputSchemaOf(operation, params)) as Tool["inputSchema"],
+    ...(structured
+      ? {
+          outputSchema: portableSchema(
+            jsonSchema(operation.output, "output"),
+          ) as Tool["outputSchema"],
+        }
+      : {}),
+    annotations: {
+      title: operation.summary,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: operation.nondeterministic === undefined,
+      openWorldHint: false,
+    },
+  };
+  return entry.tool;
 }
 
 export interface McpTools {
-  /** The `tools/list` answer, built once. */
+  /** The `tools/list` answer, built once (when first read). */
   readonly list: ListToolsResult;
   /** Runs one `tools/call`; undefined for an unknown tool name. */
   call(name: string, args: JsonObject | undefined): CallToolResult | undefined;
@@ -148,7 +190,6 @@ export function createMcpTools(
   onFault: (error: unknown) => void,
 ): McpTools {
   const entries = new Map<string, ToolEntry>();
-  const tools: Tool[] = [];
   for (const operation of operations) {
     const name = toolNameOf(operation);
     const clash = entries.get(name)?.operation;
@@ -168,39 +209,20 @@ export function createMcpTools(
         describeParam(schema),
       ]),
     );
-    const outputSchema = jsonSchema(operation.output, "output");
-    const structured = outputSchema.type === "object";
-    entries.set(name, { operation, params, structured });
-    tools.push({
-      name,
-      title: operation.summary,
-      description: operation.nondeterministic
-        ? `${operation.description}\n\n${operation.nondeterministic}`
-        : operation.description,
-      inputSchema: portableSchema(inputSchemaOf(operation, params)) as Tool["inputSchema"],
-      ...(structured ? { outputSchema: portableSchema(outputSchema) as Tool["outputSchema"] } : {}),
-      annotations: {
-        title: operation.summary,
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: operation.nondeterministic === undefined,
-        openWorldHint: false,
-      },
-    });
+    entries.set(name, { name, operation, params, structured: undefined, tool: undefined });
   }
-  return toolsOf(entries, tools, run, onFault, createRecipeTool(operations, run, onFault));
+  return toolsOf(entries, run, onFault, createRecipeTool(operations, run, onFault));
 }
 
-/** The tools of `entries` (and their `tools/list` entries, in the same order). */
+/** The tools of `entries` (`tools/list` lists them in that order). */
 function toolsOf(
   entries: ReadonlyMap<string, ToolEntry>,
-  tools: readonly Tool[],
   run: Runner,
   onFault: (error: unknown) => void,
   recipe: RecipeTool | undefined,
 ): McpTools {
-  const recipes = recipe !== undefined && tools.length > 0 ? recipe : undefined;
-  const list: ListToolsResult = { tools: recipes ? [...tools, recipes.tool] : [...tools] };
+  const recipes = recipe !== undefined && entries.size > 0 ? recipe : undefined;
+  let list: ListToolsResult | undefined;
   const inView = new Set([...entries.values()].map((entry) => entry.operation));
   const allows = (operation: AnyOperation) => inView.has(operation);
 
@@ -213,14 +235,15 @@ function toolsOf(
       // A structured answer goes out twice, as text and as structured content: its bytes
       // count twice against the budget, as a batch's do. Refused through the runner, which
       // counts it as an invalid calculation. Only a declared cost can reach the budget.
-      if (entry.structured && entry.operation.cost && problems.length === 0) {
+      const structured = structuredOf(entry);
+      if (structured && entry.operation.cost && problems.length === 0) {
         const cost = declaredCost(entry.operation, input);
         const over = cost && costProblem({ ...cost, bytes: cost.bytes * 2 });
         if (over) problems.push(over);
       }
       const body = run(entry.operation, input, problems);
       const text = JSON.stringify(body);
-      return entry.structured
+      return structured
         ? { content: [{ type: "text", text }], structuredContent: body as JsonObject }
         : { content: [{ type: "text", text }] };
     } catch (error) {
@@ -241,19 +264,13 @@ function toolsOf(
     // Arguments already refused by name or shape are charged for their refusal, as
     // invalid values are.
     const cost = problems.length === 0 ? chargedCost(entry.operation, input) : refusalCost(input);
-    return { work: cost.work, bytes: entry.structured ? cost.bytes * 2 : cost.bytes };
+    return { work: cost.work, bytes: structuredOf(entry) ? cost.bytes * 2 : cost.bytes };
   }
 
   function narrow(keep: (operation: AnyOperation) => boolean, withRecipes = true): McpTools {
     const kept = new Map<string, ToolEntry>();
-    const keptTools: Tool[] = [];
-    for (const tool of tools) {
-      const entry = entries.get(tool.name) as ToolEntry;
-      if (!keep(entry.operation)) continue;
-      kept.set(tool.name, entry);
-      keptTools.push(tool);
-    }
-    return toolsOf(kept, keptTools, run, onFault, withRecipes ? recipe : undefined);
+    for (const [name, entry] of entries) if (keep(entry.operation)) kept.set(name, entry);
+    return toolsOf(kept, run, onFault, withRecipes ? recipe : undefined);
   }
 
   const operationOf = (name: unknown) =>
@@ -262,5 +279,18 @@ function toolsOf(
   const recipeCharge = (name: unknown, args: unknown) =>
     recipes && name === RECIPE_TOOL_NAME ? recipes.charge(args, allows) : undefined;
 
-  return { list, call, costOf, narrow, operationOf, recipeCharge };
+  return {
+    get list() {
+      if (list === undefined) {
+        const tools = [...entries.values()].map(toolOf);
+        list = { tools: recipes ? [...tools, recipes.tool] : tools };
+      }
+      return list;
+    },
+    call,
+    costOf,
+    narrow,
+    operationOf,
+    recipeCharge,
+  };
 }

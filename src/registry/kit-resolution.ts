@@ -76,6 +76,41 @@ type RegisterHooks = (hooks: {
 
 let registered = false;
 
+/** Whether this thread's hook keeps what it stripped of an operator's module (the vetting worker). */
+let keepStripped = false;
+/** What the hook stripped, by URL (the vetting worker hands it to the serving thread). */
+const strippedHere = new Map<string, string>();
+/** Sources already stripped of their types, by URL: the next load of that URL takes it. */
+const strippedGiven = new Map<string, string>();
+
+/**
+ * The JavaScript the hook made of the operator's TypeScript module at `url` in this
+ * thread, once (undefined when it did not strip it itself); see {@link registerKitResolution}.
+ */
+export function takeStrippedSource(url: string): string | undefined {
+  const source = strippedHere.get(url);
+  strippedHere.delete(url);
+  return source;
+}
+
+/**
+ * Has the next load of `url` take `source` (its module's types already stripped, by the
+ * vetting worker, from the bytes it vetted) instead of reading and stripping the file
+ * again: the serving thread then never loads the TypeScript parser. Dropped by
+ * {@link forgetStrippedSource} once the import settled, taken or not.
+ */
+export function giveStrippedSource(url: string, source: string): void {
+  strippedGiven.set(url, source);
+}
+
+export function forgetStrippedSource(url: string): void {
+  strippedGiven.delete(url);
+}
+
+/** `node:module`'s stripTypeScriptTypes, where Node has it. */
+const stripTypes = (module as { stripTypeScriptTypes?: (code: string) => string })
+  .stripTypeScriptTypes;
+
 /**
  * Installs the hook once per thread. `fromSource`: the service runs from `src/` (tsx).
  * From `dist/` on a Node that strips types, in-thread (`module.registerHooks`): the
@@ -86,9 +121,14 @@ let registered = false;
  * @example
  * registerKitResolution(import.meta.url, true);
  */
-export function registerKitResolution(serviceFileUrl: string, fromSource: boolean): void {
+export function registerKitResolution(
+  serviceFileUrl: string,
+  fromSource: boolean,
+  options: { keepStripped?: boolean } = {},
+): void {
   if (registered) return;
   registered = true;
+  keepStripped = options.keepStripped === true && typeof stripTypes === "function";
   const registerHooks = (module as { registerHooks?: RegisterHooks }).registerHooks;
   const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
   // With tsx in the thread (sources, or a Node that cannot strip types), in its hooks'
@@ -119,9 +159,17 @@ export function registerKitResolution(serviceFileUrl: string, fromSource: boolea
     // Node's own type stripping where it has it, else to that loader.
     load(url, context, nextLoad) {
       if (OPERATION.test(url)) {
+        const given = strippedGiven.get(url);
+        if (given !== undefined) return { format: "module", source: given, shortCircuit: true };
         const typescript = TYPESCRIPT.test(url);
         if (!typescript || stripsTypes) {
           const source = readFileSync(new URL(url.split("?")[0] as string), "utf8");
+          // Node refuses to strip types under node_modules: left to it, to refuse alike.
+          if (typescript && keepStripped && !url.includes("/node_modules/")) {
+            const stripped = (stripTypes as (code: string) => string)(source);
+            strippedHere.set(url, stripped);
+            return { format: "module", source: stripped, shortCircuit: true };
+          }
           return {
             format: typescript ? "module-typescript" : "module",
             source,

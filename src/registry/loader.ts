@@ -5,14 +5,20 @@
  * file. The built-in `operations/` comes first, then the operator's `OPERATIONS_DIRS`.
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { execute, InvalidInputError, trustOutputsOf } from "../core/runner.js";
 import { type AnyOperation, isOperation } from "../kit/define.js";
 import { describeParam } from "../kit/params.js";
-import { OPERATION_QUERY, registerKitResolution } from "./kit-resolution.js";
+import {
+  forgetStrippedSource,
+  giveStrippedSource,
+  OPERATION_QUERY,
+  registerKitResolution,
+} from "./kit-resolution.js";
 import {
   MAX_EXAMPLES,
   MAX_PARAMETERS,
@@ -73,21 +79,19 @@ async function operationFiles(dir: string, extensions: readonly string[]): Promi
 /**
  * Checks one operation against the rules every gateway relies on; returns the problems.
  * `where` is the `<area>/<name>` its file path implies, when loaded from a file; with
- * `runExamples` each example also runs and must answer its output.
+ * `examples` "run" each example's input and output must parse and it must answer that
+ * output; with "skip" they are left to the test suites (the built-in modules).
  */
 export function checkOperation(
   operation: AnyOperation,
   where?: string,
-  runExamples = true,
+  examples: "run" | "skip" = "run",
 ): string[] {
   const problems = limitProblems(operation);
   if (problems.length > 0) return problems;
-  const id = `${operation.area}/${operation.name}`;
   if (!AREA.test(operation.area)) problems.push(`area '${operation.area}' must match ${AREA}`);
   if (!NAME.test(operation.name)) problems.push(`name '${operation.name}' must match ${NAME}`);
-  if (where !== undefined && where !== id) {
-    problems.push(`declares '${id}' but its file path says '${where}'`);
-  }
+  problems.push(...placementProblems(operation, where));
   if (!operation.summary?.trim()) problems.push("summary is empty");
   if (!operation.description?.trim()) problems.push("description is empty");
   if (typeof operation.handler !== "function") problems.push("handler is not a function");
@@ -105,17 +109,25 @@ export function checkOperation(
   if (!Array.isArray(operation.examples) || operation.examples.length === 0) {
     problems.push("needs at least one example");
   }
-  for (const [index, example] of (operation.examples ?? []).entries()) {
+  for (const [index, example] of examples === "run" ? (operation.examples ?? []).entries() : []) {
     const input = operation.input.safeParse(example.input);
     if (!input.success) problems.push(`example ${index} input: ${input.error.message}`);
     const output = operation.output.safeParse(example.output);
     if (!output.success) problems.push(`example ${index} output: ${output.error.message}`);
-    if (runExamples && input.success && output.success && typeof operation.handler === "function") {
+    if (input.success && output.success && typeof operation.handler === "function") {
       const problem = runExample(operation, example.input, output.data);
       if (problem) problems.push(`example ${index} ${problem}`);
     }
   }
   return problems;
+}
+
+/** Whether `operation` declares the `<area>/<name>` its file path (`where`) implies. */
+export function placementProblems(operation: AnyOperation, where?: string): string[] {
+  const id = `${operation.area}/${operation.name}`;
+  return where === undefined || where === id
+    ? []
+    : [`declares '${id}' but its file path says '${where}'`];
 }
 
 /**
@@ -234,11 +246,10 @@ let retries = 0;
  */
 const QUIET_MS = 2_000;
 
+// Read synchronously: a module is a few KB, and at a few hundred modules the promise API's
+// open, stat, read and close round trips cost more CPU than the reads themselves.
 async function contentHash(file: string): Promise<string> {
-  return createHash("sha256")
-    .update(await readFile(file))
-    .digest("hex")
-    .slice(0, 16);
+  return createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
 }
 
 /** Where a module file is imported from, what it held, and when it was read. */
@@ -275,10 +286,10 @@ export async function moduleUrl(
  * file anew.
  */
 export async function recordImport(file: string, where: ModuleImport): Promise<void> {
-  const quiet = await stat(file).then(
-    (stats) => stats.mtimeMs < where.readAt - QUIET_MS,
-    () => false,
-  );
+  let quiet = false;
+  try {
+    quiet = statSync(file).mtimeMs < where.readAt - QUIET_MS;
+  } catch {}
   const trusted = quiet && (await contentHash(file).catch(() => "")) === where.hash;
   if (!trusted) suspect.add(where.url);
   imports.set(file, { hash: trusted ? where.hash : "", url: where.url });
@@ -422,13 +433,15 @@ export async function loadOperations(
       const extension = moduleExtension(path.basename(file), extensions) ?? "";
       const where = relative.slice(0, -extension.length).split(path.sep).join("/");
       let module: { default?: unknown };
+      let verdict: Verdict = {};
       try {
         const imported = builtIn
           ? await moduleUrl(file, "", options.fresh === true)
           : urls.get(file);
         if (imported === undefined || imported instanceof Error) throw imported;
         options.importing?.(file);
-        const { refusal, importError } = (await verdicts.get(file)) ?? {};
+        verdict = (await verdicts.get(file)) ?? {};
+        const { refusal, importError } = verdict;
         if (refusal !== undefined || importError !== undefined) {
           options.importing?.(undefined);
           if (refusal !== undefined) {
@@ -442,7 +455,11 @@ export async function loadOperations(
         // Recorded whether it imports or throws: Node keeps a failed import under its URL
         // too, so a fixed file must come back under a new one. Awaited, so the next load
         // never reads a record still being made.
-        module = (await import(imported.url).finally(() => {
+        // What the worker vetted, its types stripped there: not read and stripped again.
+        if (verdict.source !== undefined) giveStrippedSource(imported.url, verdict.source);
+        const url = imported.url;
+        module = (await import(url).finally(() => {
+          forgetStrippedSource(url);
           options.importing?.(undefined);
           return recordImport(file, imported);
         })) as { default?: unknown };
@@ -459,9 +476,14 @@ export async function loadOperations(
       const previous = seen.get(id);
       if (previous) problems.push(`${file}: '${id}' is already defined by ${previous}`);
       seen.set(id, file);
-      // A built-in module's examples are run by the test suites on every surface: at start
-      // they would only load what its handler loads on first use (Temporal, segmenters).
-      for (const problem of checkOperation(operation, where, !builtIn)) {
+      // A built-in module's examples are parsed and run by the test suites on every surface:
+      // at start they would only cost CPU and load what its handler loads on first use.
+      // An operator's module vetted in the worker was checked there, its examples run.
+      const found =
+        verdict.problems === undefined
+          ? checkOperation(operation, where, builtIn ? "skip" : "run")
+          : [...verdict.problems, ...placementProblems(operation, where)];
+      for (const problem of found) {
         problems.push(`${file}: ${problem}`);
       }
       if (builtIn) trustOutputsOf(operation);

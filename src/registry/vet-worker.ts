@@ -6,14 +6,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { isOperation } from "../kit/define.js";
-import { registerKitResolution } from "./kit-resolution.js";
+import { registerKitResolution, takeStrippedSource } from "./kit-resolution.js";
 import { checkOperation, limitProblems } from "./loader.js";
 import { VET_DATA_ENV, type VetMessage, type VetWorkerData } from "./vet.js";
 
 // A worker thread gets its jobs as workerData; a child process (Node 22 with TypeScript), in its environment.
 const { jobs, serviceUrl, fromSource } = (workerData ??
   JSON.parse(process.env[VET_DATA_ENV] ?? "{}")) as VetWorkerData;
-registerKitResolution(serviceUrl, fromSource);
+registerKitResolution(serviceUrl, fromSource, { keepStripped: true });
 
 /** What the module under way left behind: a rejection nothing handled, an uncaught throw. */
 let fault: string | undefined;
@@ -40,24 +40,30 @@ for (const [index, job] of jobs.entries()) {
   post({ type: "start", index });
   let limits: string[] = [];
   let importError: string | undefined;
+  let problems: string[] | undefined;
   try {
     const module = (await import(job.url)) as { default?: unknown };
     const operation = module.default;
     if (isOperation(operation)) {
       limits = limitProblems(operation);
-      // Its examples run here first, under the time limit: one that loops stops this worker.
-      if (limits.length === 0) checkOperation(operation);
+      // Its examples run here, under the time limit: one that loops stops this worker.
+      // What they found is the serving process's to report; it does not run them again.
+      if (limits.length === 0) problems = checkOperation(operation);
     }
   } catch (error) {
     // Reported by the serving process as it always has, without importing it there.
     importError = (error as Error)?.message ?? String(error);
   }
+  const source = takeStrippedSource(job.url);
   await settled();
   const refusal = fault ?? (limits.length > 0 ? limits.join("; ") : undefined);
+  const usable = refusal === undefined && importError === undefined;
   post({
     type: "done",
     index,
     refusal,
     importError: refusal === undefined ? importError : undefined,
+    problems: usable ? problems : undefined,
+    source: usable ? source : undefined,
   });
 }

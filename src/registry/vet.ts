@@ -68,7 +68,14 @@ export interface VetOptions {
 /** Messages from the worker (vet-worker.ts). */
 export type VetMessage =
   | { type: "start"; index: number }
-  | { type: "done"; index: number; refusal?: string; importError?: string };
+  | {
+      type: "done";
+      index: number;
+      refusal?: string;
+      importError?: string;
+      problems?: string[];
+      source?: string;
+    };
 
 /**
  * A module's verdict: `refusal`, why the process must not import it; `importError`, the
@@ -78,6 +85,13 @@ export type VetMessage =
 export interface Verdict {
   refusal?: string;
   importError?: string;
+  /**
+   * With neither, what `checkOperation` found wrong with it in the worker (its examples
+   * run there): the process need not run them again.
+   */
+  problems?: string[];
+  /** With neither, its TypeScript as the worker stripped it: the process imports that. */
+  source?: string;
 }
 
 /** What the worker gets (vet-worker.ts). */
@@ -163,8 +177,8 @@ export function vetModules(
         current = first + message.index;
         arm(timeoutMs);
       } else {
-        const { refusal, importError } = message;
-        settle[first + message.index]?.({ refusal, importError });
+        const { refusal, importError, problems, source } = message;
+        settle[first + message.index]?.({ refusal, importError, problems, source });
         current = undefined;
         next = first + message.index + 1;
         if (next >= jobs.length) clearTimeout(timer);
