@@ -302,6 +302,12 @@ let exactG: number | bigint = 0;
 let exactB: number | bigint = 0;
 let channelPlaces = 0;
 
+function setExact(r: number | bigint, g: number | bigint, b: number | bigint): void {
+  exactR = r;
+  exactG = g;
+  exactB = b;
+}
+
 /**
  * CSS Color 4's `hslToRgb` in integers. With every input scaled to `p` places (`H` the hue
  * in [0, 360), `S`, `L` in percent, each × 10^p), `A = 10^(p+2) − |2L − 10^(p+2)|` is
@@ -337,22 +343,22 @@ function channelsOf(hue: number, s: number, l: number, places: number): void {
   channelPlaces = 3 * places + 6;
   switch (sector) {
     case 0:
-      [exactR, exactG, exactB] = [top, middle, base];
+      setExact(top, middle, base);
       break;
     case 1:
-      [exactR, exactG, exactB] = [middle, top, base];
+      setExact(middle, top, base);
       break;
     case 2:
-      [exactR, exactG, exactB] = [base, top, middle];
+      setExact(base, top, middle);
       break;
     case 3:
-      [exactR, exactG, exactB] = [base, middle, top];
+      setExact(base, middle, top);
       break;
     case 4:
-      [exactR, exactG, exactB] = [middle, base, top];
+      setExact(middle, base, top);
       break;
     default:
-      [exactR, exactG, exactB] = [top, base, middle];
+      setExact(top, base, middle);
   }
 }
 
