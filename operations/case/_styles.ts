@@ -30,14 +30,24 @@ export type CaseId = (typeof CASE_IDS)[number];
 /** Characters that join the words of a style. */
 export type Separator = "_" | "-" | "." | "/" | " ";
 
-/** One word: letters, combining marks and digits only. */
-const WORD = /^[\p{L}\p{M}\p{N}]+$/u;
 /** Uppercase and titlecase letters (`A`, `É`, `ǅ`). */
 const UPPERCASE = /[\p{Lu}\p{Lt}]/u;
 const LOWERCASE = /\p{Ll}/u;
-const CASED = /[\p{Lu}\p{Lt}\p{Ll}]/u;
 const LETTER = /\p{L}/u;
 const MARK = /^\p{M}$/u;
+/** A letter, combining mark or digit: a word's character, tested where `lastIndex` points. */
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/uy;
+/**
+ * The first cased letter (uppercase, titlecase or lowercase) is uppercase, and no other
+ * letter is: `Hello`, `X2`, `2nd Place`, but not `HELLO`, `hello`, `iPhone` or `123`.
+ */
+const FIRST_ONLY_UPPERCASE = /^[^\p{Lu}\p{Lt}\p{Ll}]*[\p{Lu}\p{Lt}][^\p{Lu}\p{Lt}]*$/u;
+/** No cased letter at all (`42`, `你好`). */
+const UNCASED = /^[^\p{Lu}\p{Lt}\p{Ll}]*$/u;
+/** The first cased letter is uppercase. */
+const FIRST_CASED_UPPERCASE = /^[^\p{Lu}\p{Lt}\p{Ll}]*[\p{Lu}\p{Lt}]/u;
+/** Any UTF-16 unit beyond ASCII; without one, the word splitting reads character codes. */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 const isUppercase = (char: string | undefined) => char !== undefined && UPPERCASE.test(char);
 const isLowercase = (char: string | undefined) => char !== undefined && LOWERCASE.test(char);
@@ -45,50 +55,41 @@ const isLowercase = (char: string | undefined) => char !== undefined && LOWERCAS
 /** True when `text` has a letter of any script; a text without one is `unknown`. */
 export const hasLetter = (text: string) => LETTER.test(text);
 
-const hasUppercase = (text: string) => UPPERCASE.test(text);
-const hasLowercase = (text: string) => LOWERCASE.test(text);
-
-/** The first letter that has a case (`2nd` → `n`); undefined for `123` or `你好`. */
-function firstCasedLetter(text: string): string | undefined {
-  for (const char of text) if (CASED.test(char)) return char;
-  return undefined;
-}
-
-/** Everything after the first cased letter. */
-function afterFirstCasedLetter(text: string): string {
-  const chars = [...text];
-  const index = chars.findIndex((char) => CASED.test(char));
-  return index === -1 ? "" : chars.slice(index + 1).join("");
-}
-
 /**
  * First cased letter uppercase, the others not: `Hello`, `X2`, but not `HELLO`, `hello`
  * or `iPhone`. A word without cased letters (`42`, `你好`) counts as capitalised.
  */
-const isCapitalised = (word: string) =>
-  firstCasedLetter(word) === undefined ||
-  (isUppercase(firstCasedLetter(word)) && !hasUppercase(afterFirstCasedLetter(word)));
+const isCapitalised = (word: string) => UNCASED.test(word) || FIRST_ONLY_UPPERCASE.test(word);
+
+/** What the letter rules read from a text's words, found once for all the styles. */
+export interface LetterFacts {
+  /** Some letter is uppercase (or titlecase). */
+  upper: boolean;
+  /** Some letter is lowercase. */
+  lower: boolean;
+  /** Every word is capitalised. */
+  capitalised: boolean;
+  /** The first word's first cased letter is uppercase. */
+  firstUpper: boolean;
+  /** The text's first cased letter is uppercase, and no other letter is. */
+  firstOnly: boolean;
+}
 
 /** How the letters of a style's words are cased. */
-export type LetterRule = (words: readonly string[]) => boolean;
+export type LetterRule = (facts: LetterFacts) => boolean;
 
 /** No uppercase letter anywhere (letters without case, like `你好`, are fine). */
-const allLowercase: LetterRule = (words) => !words.some(hasUppercase);
+const allLowercase: LetterRule = (facts) => !facts.upper;
 /** No lowercase letter anywhere, and at least one uppercase letter. */
-const allUppercase: LetterRule = (words) => !words.some(hasLowercase) && words.some(hasUppercase);
+const allUppercase: LetterRule = (facts) => !facts.lower && facts.upper;
 /** Every word's first cased letter is uppercase and its others lowercase; one uppercase at least. */
-const everyWordCapitalised: LetterRule = (words) =>
-  words.every(isCapitalised) && words.some(hasUppercase);
+const everyWordCapitalised: LetterRule = (facts) => facts.capitalised && facts.upper;
 /** The text's first cased letter is uppercase, every other letter is not. */
-const firstLetterCapitalised: LetterRule = (words) => {
-  const text = words.join(" ");
-  return isUppercase(firstCasedLetter(text)) && !hasUppercase(afterFirstCasedLetter(text));
-};
+const firstLetterCapitalised: LetterRule = (facts) => facts.firstOnly;
 /** One word whose first cased letter is not uppercase; capitals later are humps or acronyms. */
-const startsLowercase: LetterRule = (words) => !isUppercase(firstCasedLetter(words[0] ?? ""));
+const startsLowercase: LetterRule = (facts) => !facts.firstUpper;
 /** One word whose first cased letter is uppercase, with at least one lowercase letter. */
-const startsUppercaseWithLowercase: LetterRule = (words) =>
-  isUppercase(firstCasedLetter(words[0] ?? "")) && words.some(hasLowercase);
+const startsUppercaseWithLowercase: LetterRule = (facts) => facts.firstUpper && facts.lower;
 
 export interface CaseStyle {
   id: Exclude<CaseId, "mixed" | "unknown">;
@@ -229,17 +230,74 @@ export const CASE_STYLES: readonly CaseStyle[] = [
 /** Display names of the two fallbacks. */
 export const FALLBACK_NAMES = { mixed: "mixed", unknown: "unknown" } as const;
 
+/** Separator characters, by code. */
+const SEPARATORS = new Map<number, Separator>(
+  (["_", "-", ".", "/", " "] as const).map((separator) => [separator.charCodeAt(0), separator]),
+);
+
+/** Whether an ASCII code is a letter or digit. */
+const isAsciiWordCode = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
 /**
- * True when `text` is written in `style`: split at the style's separator (or not at all),
- * every part is a non-empty run of letters and digits, and the letters follow its rule.
+ * The one separator `text` uses (null when it is a single word), or undefined when it holds
+ * another character that is not a letter, mark or digit, or two different separators: then
+ * no style fits it.
+ */
+function soleSeparator(text: string): Separator | null | undefined {
+  let found: Separator | null = null;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 128) {
+      if (isAsciiWordCode(code)) continue;
+    } else {
+      WORD_CHAR.lastIndex = index;
+      if (WORD_CHAR.test(text)) {
+        // A character beyond the BMP is two UTF-16 units.
+        if (code >= 0xd800 && code <= 0xdbff) index++;
+        continue;
+      }
+      return undefined;
+    }
+    const separator = SEPARATORS.get(code);
+    if (separator === undefined || (found !== null && found !== separator)) return undefined;
+    found = separator;
+  }
+  return found;
+}
+
+/**
+ * Every style `text` is written in, in priority order: split at the style's separator (or
+ * not at all), every part is a non-empty run of letters, marks and digits, and the letters
+ * follow its rule. The text is read once: it can fit only the styles of the one separator
+ * it uses (or, with none, every style, as a single word).
  *
  * @example
- * fits(CASE_STYLES[4], "hello_world"); // true: snake
- * fits(CASE_STYLES[4], "hello__world"); // false: an empty word
+ * matchingStyles("hello_world").map((style) => style.id); // ["snake"]
+ * matchingStyles("hello__world"); // []: an empty word
  */
-export function fits(style: CaseStyle, text: string): boolean {
-  const words = style.separator === null ? [text] : text.split(style.separator);
-  return words.every((word) => WORD.test(word)) && style.letters(words);
+export function matchingStyles(text: string): CaseStyle[] {
+  const separator = soleSeparator(text);
+  if (text === "" || separator === undefined) return [];
+  const words = separator === null ? [text] : text.split(separator);
+  if (words.includes("")) return [];
+  // Separators have no case: the letters of the words are those of the text.
+  const facts: LetterFacts = {
+    upper: UPPERCASE.test(text),
+    lower: LOWERCASE.test(text),
+    capitalised: words.every(isCapitalised),
+    firstUpper: FIRST_CASED_UPPERCASE.test(words[0] as string),
+    // Read on the words joined by spaces: the same as the text where it matters (the
+    // sentence style, joined by spaces, or a single word).
+    firstOnly: FIRST_ONLY_UPPERCASE.test(text),
+  };
+  const matching: CaseStyle[] = [];
+  for (const style of CASE_STYLES) {
+    if ((separator === null || style.separator === separator) && style.letters(facts)) {
+      matching.push(style);
+    }
+  }
+  return matching;
 }
 
 /**
@@ -253,10 +311,50 @@ export function fits(style: CaseStyle, text: string): boolean {
  * splitWords("parseHTTP2Response_v2"); // ["parse", "HTTP2", "Response", "v2"]
  */
 export function splitWords(text: string): string[] {
+  if (!NON_ASCII.test(text)) return splitAsciiWords(text);
   const words: string[] = [];
   for (const part of text.split(/[^\p{L}\p{M}\p{N}]+/u)) {
     if (part !== "") words.push(...splitAtCapitals(part));
   }
+  return words;
+}
+
+/**
+ * {@link splitWords} for an ASCII text, on character codes: no combining marks, and the
+ * words are slices of the text.
+ */
+function splitAsciiWords(text: string): string[] {
+  const words: string[] = [];
+  // Where the current word starts (-1: between words), whether it holds a letter yet, and
+  // whether the character before was a capital (read only once the word has a letter).
+  let start = -1;
+  let hasLetter = false;
+  let previousUpper = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const upper = code >= 65 && code <= 90;
+    const lower = code >= 97 && code <= 122;
+    if (!upper && !lower && !(code >= 48 && code <= 57)) {
+      if (start !== -1) words.push(text.slice(start, index));
+      start = -1;
+      continue;
+    }
+    if (start === -1) {
+      start = index;
+      hasLetter = false;
+    } else if (hasLetter && upper) {
+      // After a lowercase letter or a digit; or ending an acronym, before a lowercase letter.
+      const next = text.charCodeAt(index + 1);
+      if (!previousUpper || (next >= 97 && next <= 122)) {
+        words.push(text.slice(start, index));
+        start = index;
+        hasLetter = false;
+      }
+    }
+    if (upper || lower) hasLetter = true;
+    previousUpper = upper;
+  }
+  if (start !== -1) words.push(text.slice(start));
   return words;
 }
 

@@ -30,9 +30,23 @@ type Casing = "lower" | "upper" | "capital";
 
 const CASED = /[\p{Lu}\p{Lt}\p{Ll}]/u;
 
+/** Any UTF-16 unit beyond ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** First cased letter uppercase, the rest lowercase (`2FA` → `2Fa`, `hTTP` → `Http`). */
 function capitalise(word: string): string {
-  const chars = [...word.toLowerCase()];
+  const lower = word.toLowerCase();
+  if (!NON_ASCII.test(lower)) {
+    // ASCII: the cased letters are a-z, and uppercase is 32 codes below.
+    for (let index = 0; index < lower.length; index++) {
+      const code = lower.charCodeAt(index);
+      if (code >= 97 && code <= 122) {
+        return lower.slice(0, index) + String.fromCharCode(code - 32) + lower.slice(index + 1);
+      }
+    }
+    return lower;
+  }
+  const chars = [...lower];
   const index = chars.findIndex((char) => CASED.test(char));
   if (index === -1) return chars.join("");
   chars[index] = (chars[index] as string).toUpperCase();

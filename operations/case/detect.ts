@@ -4,8 +4,8 @@ import {
   CASE_STYLES,
   type CaseId,
   FALLBACK_NAMES,
-  fits,
   hasLetter,
+  matchingStyles,
   splitWords,
 } from "./_styles.js";
 
@@ -34,7 +34,7 @@ function detect(text: string): Detection {
   if (!hasLetter(text)) {
     return { case: "unknown", name: FALLBACK_NAMES.unknown, matches: ["unknown"], words };
   }
-  const matching = CASE_STYLES.filter((style) => fits(style, text));
+  const matching = matchingStyles(text);
   const [best] = matching;
   if (best === undefined) {
     return { case: "mixed", name: FALLBACK_NAMES.mixed, matches: ["mixed"], words };

@@ -7,7 +7,6 @@ import {
   hslFields,
   parseHex,
   placesParam,
-  rgbToHsl,
 } from "./_color.js";
 
 export default defineOperation({
@@ -57,6 +56,6 @@ export default defineOperation({
   ],
   handler: ({ hex, places }) => {
     const rgb = parseHex(hex);
-    return { hex: hexOf(rgb), ...hslAnswer(rgbToHsl(rgb), places) };
+    return { hex: hexOf(rgb), ...hslAnswer(rgb, places) };
   },
 });

@@ -1,5 +1,5 @@
 import { defineOperation, z } from "#kit";
-import { channelParam, HSL_RULES, hslAnswer, hslFields, placesParam, rgbToHsl } from "./_color.js";
+import { channelParam, HSL_RULES, hslAnswer, hslFields, placesParam } from "./_color.js";
 
 export default defineOperation({
   area: "color",
@@ -41,5 +41,5 @@ export default defineOperation({
       },
     },
   ],
-  handler: ({ r, g, b, places }) => hslAnswer(rgbToHsl({ r, g, b }), places),
+  handler: ({ r, g, b, places }) => hslAnswer({ r, g, b }, places),
 });

@@ -59,6 +59,21 @@ describe("decimal", () => {
     expect(parse(decimal({ min: "0" }), literal)).toBe(expected);
   });
 
+  it.each([
+    ["-0", "0", "0"],
+    ["1e-7", "0", "0.0000001"],
+    ["1.5", "1.5", "1.5"],
+    ["1.50", "1.5", "1.5"],
+    ["1.4999999999", "1.5", "greater_than_equal"],
+    ["15e-1", "1.5", "1.5"],
+    ["-1", "-2", "-1"],
+    ["-2.0000001", "-2", "greater_than_equal"],
+    ["12345678.9", "12345679", "greater_than_equal"],
+    ["1e+00005", "100000", "100000"],
+  ])("%j against min %s (decimal.js's comparison) → %s", (literal, min, expected) => {
+    expect(String(parse(decimal({ min }), literal))).toMatch(new RegExp(`^${expected}`));
+  });
+
   it("has a fast check that vouches only for what zod takes", () => {
     const check = FAST_CHECKS.get(decimal({ min: "1" }));
     if (!check) throw new Error("decimal() registers a fast check");

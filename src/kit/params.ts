@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import {
+  compareExact,
   DECIMAL_LITERAL,
   Exact,
   MAX_LITERAL_LENGTH,
@@ -120,7 +121,8 @@ function readDecimal(text: string, min: Exact | undefined): Exact | DecimalRefus
     if (digits > MAX_RESULT_DIGITS)
       return { type: "value_error", message: tooLong(String(digits)) };
   }
-  if (min !== undefined && value.lt(min)) {
+  // compareExact, not `lt`: decimal.js's compare copies its argument on every call.
+  if (min !== undefined && compareExact(value, min) < 0) {
     return {
       type: "greater_than_equal",
       message: `Input should be greater than or equal to ${min.toFixed()}`,
