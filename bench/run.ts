@@ -70,7 +70,7 @@ import {
   TARGETS,
   type TargetCheck,
 } from "./lib/report.js";
-import { SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
+import { IDLE_SETTLE_MS, SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
 import {
   API_KEY,
   BENCH_QUOTA,
@@ -130,9 +130,6 @@ function holdIdlePolling(): void {
     throw new BenchError(`--idle-poll: /dev/cpu_dma_latency: ${(error as Error).message}`);
   }
 }
-
-/** How long the service sits quiet before its idle RSS is read: two idle-collection looks. */
-const IDLE_SETTLE_MS = 2_500;
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;

@@ -10,6 +10,9 @@ import { API_KEY, BENCH_QUOTA } from "./workload.js";
 
 export const SHIPPED_LOG_LEVEL = "info";
 
+/** How long the service sits quiet before its idle RSS is read: two idle-collection looks. */
+export const IDLE_SETTLE_MS = 2_500;
+
 /** The service's variables for a run whose key store lives in `dataDir` (a temp dir). */
 export function shippedEnv(dataDir: string, adminToken?: string): Record<string, string> {
   return {

@@ -3,8 +3,23 @@
  * (`ip/cidr`, `ip/contains`, `ip/range-to-cidrs`): the same refusals and the same
  * canonical forms everywhere. `ip-address` parses; the checks it lacks are made here.
  */
-import { Address4, Address6 } from "ip-address";
+import { createRequire } from "node:module";
 import { z } from "#kit";
+
+type IpAddress = typeof import("ip-address");
+let parser: IpAddress | undefined;
+
+/**
+ * `ip-address`, loaded on the first address read, not at start: about 0.5 MB of heap that a
+ * process never asked about a network should not keep.
+ */
+function ipAddress(): IpAddress {
+  parser ??= createRequire(import.meta.url)("ip-address") as IpAddress;
+  return parser;
+}
+
+/** Whether `ip-address` has been loaded yet (for the test that importing does not load it). */
+export const ipAddressLoaded = () => parser !== undefined;
 
 /** Longest accepted item: the longest valid form (`ffff:…:255.255.255.255/128`) has 49. */
 export const MAX_ITEM_LENGTH = 64;
@@ -46,6 +61,7 @@ function readAddress(text: string, version: IpVersion): bigint | string {
     return "an IPv4 octet has a leading zero, which is ambiguous (octal or decimal)";
   }
   try {
+    const { Address4, Address6 } = ipAddress();
     return version === 4 ? new Address4(text).bigInt() : new Address6(text).bigInt();
   } catch {
     return `'${text}' is not a valid IPv${version} address`;

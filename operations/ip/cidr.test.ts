@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
+import { ipAddressLoaded } from "./_ip.js";
 import cidr from "./cidr.js";
 
 type Answer = Record<string, unknown>;
 const run = (network: string) => execute(cidr, { network }) as Answer;
 
 describe("ip/cidr", () => {
+  // First in the file: importing the operations must not load `ip-address`; a first read does.
+  it("loads ip-address on first use, not at import", () => {
+    expect(ipAddressLoaded()).toBe(false);
+    run("10.0.0.0/8");
+    expect(ipAddressLoaded()).toBe(true);
+  });
+
   itAnswersItsExamples(cidr);
 
   it.each([

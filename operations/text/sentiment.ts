@@ -1,12 +1,11 @@
 import { defineOperation, ITEM_WORK, text, z } from "#kit";
 import {
-  LEXICON,
+  type Lexicon,
   type LexiconEntry,
-  LONGEST_ENTRY,
+  lexicon,
   lexiconKey,
   NEGATION_WINDOW,
   NEGATORS,
-  PHRASE_STARTS,
   type Token,
   tokenize,
 } from "./_lexicon.js";
@@ -29,15 +28,19 @@ interface EntryMatch {
 }
 
 /** The longest list entry starting at token `start` whose tokens share one clause. */
-function longestEntryAt(tokens: readonly Token[], start: number): LexiconEntry | undefined {
+function longestEntryAt(
+  words: Lexicon,
+  tokens: readonly Token[],
+  start: number,
+): LexiconEntry | undefined {
   const first = tokens[start];
   if (first === undefined) return undefined;
   const clause = first.clause;
-  const longest = PHRASE_STARTS.has(first.text.replaceAll("'", "")) ? LONGEST_ENTRY : 1;
+  const longest = words.phraseStarts.has(first.text.replaceAll("'", "")) ? words.longestEntry : 1;
   for (let length = Math.min(longest, tokens.length - start); length >= 1; length -= 1) {
     const run = tokens.slice(start, start + length);
     if (run.some((token) => token.clause !== clause)) continue;
-    const entry = LEXICON.get(lexiconKey(run.map((token) => token.text)));
+    const entry = words.entries.get(lexiconKey(run.map((token) => token.text)));
     if (entry) return entry;
   }
   return undefined;
@@ -45,10 +48,11 @@ function longestEntryAt(tokens: readonly Token[], start: number): LexiconEntry |
 
 /** Walks the tokens left to right, taking the longest entry at each place. */
 function findEntries(tokens: readonly Token[]): EntryMatch[] {
+  const words = lexicon();
   const matches: EntryMatch[] = [];
   let position = 0;
   while (position < tokens.length) {
-    const entry = longestEntryAt(tokens, position);
+    const entry = longestEntryAt(words, tokens, position);
     if (entry) {
       matches.push({ start: position, entry });
       position += entry.length;

@@ -6,12 +6,14 @@
  * requests yoga would answer badly (a 500 for invalid `variables` JSON, an empty 415) into
  * errors yoga writes. The access layer's 401 and 429 keep the service-wide `{"detail"}`.
  */
-import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { QueryValues } from "../core/query.js";
 import { jsonShapeRefusal } from "../http/json-body.js";
+
+// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
+const { STATUS_CODES } = process.getBuiltinModule("node:http");
 
 /** `extensions.code` of a refusal, by HTTP status. */
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {

@@ -2,7 +2,7 @@
  * The one place that writes error responses. Every error body is `{"detail": …}`:
  * a sentence, or for invalid input the Pydantic-style list of problems.
  */
-import { type ServerResponse, STATUS_CODES } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyError,
@@ -16,6 +16,9 @@ import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
 import { owedResponse } from "../runtime/internals.js";
 import { targetPath } from "./observability.js";
+
+// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
+const { STATUS_CODES } = process.getBuiltinModule("node:http");
 
 export type Detail = string | Problem[];
 

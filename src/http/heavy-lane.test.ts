@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { declaredAnswer } from "../core/budget.js";
 import { jsonPieces, registerHeavyLane } from "./heavy-lane.js";
 
@@ -156,6 +156,26 @@ describe("heavy answers", () => {
     expect(turns).toBeGreaterThanOrEqual(Math.floor(json.length / 2000));
     expect(Buffer.isBuffer(sent[0])).toBe(true);
     expect(sent[0]).toEqual(Buffer.from(json));
+  });
+
+  it("makes one large answer at a time: the next one's buffer waits until it is whole", async () => {
+    const { preSerialization } = hooks();
+    const payload = { items: Array.from({ length: 100 }, (_, i) => "x".repeat(i)) };
+    const allocate = vi.spyOn(Buffer, "allocUnsafeSlow");
+    try {
+      const sent: unknown[] = [];
+      for (let i = 0; i < 3; i++) answer(preSerialization, 6000, payload, sent);
+      const buffersAtEach: number[] = [];
+      for (let turns = 0; sent.length < 3 && turns < 100; turns++) {
+        await turn();
+        if (sent.length > buffersAtEach.length) buffersAtEach.push(allocate.mock.calls.length);
+      }
+      // Answer n is sent before answer n + 1 allocates its buffer.
+      expect(buffersAtEach).toEqual([1, 2, 3]);
+      expect(text(sent)).toEqual(Array(3).fill(JSON.stringify(payload)));
+    } finally {
+      allocate.mockRestore();
+    }
   });
 
   it("takes any JSON data apart into pieces that join into JSON.stringify's text", () => {

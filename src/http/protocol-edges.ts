@@ -9,7 +9,7 @@
  * listener, so a listener here hands a request on by emitting `request` and never names
  * an app.
  */
-import { type IncomingMessage, type Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type {
   FastifyInstance,
@@ -22,6 +22,9 @@ import { kRouteContext, owedResponse } from "../runtime/internals.js";
 import { writeError } from "./errors.js";
 import { type RequestLog, requestIdOf, routeOf, UNMATCHED_ROUTE } from "./observability.js";
 import { answerHeaders } from "./security.js";
+
+// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
+const http = process.getBuiltinModule("node:http");
 
 /** At most how long a refused CONNECT's socket waits for its answer to drain. */
 const CLOSE_GRACE_MS = 10_000;
@@ -136,7 +139,7 @@ function answerWhenFree(server: Server, request: IncomingMessage, socket: Socket
   }
   // Closed, or closing after an owed answer that said `Connection: close`.
   if (socket.destroyed || !socket.writable) return;
-  const response = new ServerResponse(request);
+  const response = new http.ServerResponse(request);
   response.shouldKeepAlive = false;
   response.assignSocket(socket);
   response.once("finish", () => {

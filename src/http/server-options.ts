@@ -2,7 +2,7 @@
  * How the HTTP server is configured: logging, request ids, timeouts and the size limits
  * every request meets before any route runs.
  */
-import { createServer, type ServerOptions } from "node:http";
+import type { ServerOptions } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from "fastify";
 import type { Config } from "../config.js";
 import { parseQueryString } from "../core/query.js";
@@ -12,6 +12,9 @@ import { BODY_LIMIT_BYTES } from "./backpressure.js";
 import { trackConnections } from "./connections.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
 import { noChildLogger, type RequestLog, requestIdOf } from "./observability.js";
+
+// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
+const { createServer } = process.getBuiltinModule("node:http");
 
 /** Header lines a request may have; past it Node answers 431 (22: ignores the rest). */
 export const MAX_HEADER_LINES = 100;
