@@ -136,7 +136,9 @@ export class Exchange implements Transport {
     const pending = this.pending.get(message.id);
     if (pending === undefined) return;
     this.pending.delete(message.id);
-    pending.resolve({ ...message, id: pending.id } as JSONRPCMessage);
+    // The server's response is its own object, made for this request: given the client's id.
+    (message as { id: RequestId }).id = pending.id;
+    pending.resolve(message);
   }
 
   /**
@@ -248,7 +250,8 @@ export function frame(headers: McpHeaders, body: unknown): JSONRPCMessage[] | Mc
       "Not Acceptable: Client must accept both application/json and text/event-stream",
     );
   }
-  if (!isJsonContentType(headers["content-type"])) {
+  const type = headers["content-type"];
+  if (type !== "application/json" && !isJsonContentType(type)) {
     return mcpError(
       415,
       TRANSPORT_ERROR,
