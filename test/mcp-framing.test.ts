@@ -61,6 +61,13 @@ describe("POST /mcp framing", () => {
     ],
     ["a text/plain body", "{}", { "content-type": "text/plain" }, 415, -32000],
     ["a message that is not JSON-RPC", { hello: "world" }, {}, 400, -32700],
+    [
+      "an id past the safe integers (once held until the response timeout)",
+      { jsonrpc: "2.0", id: 2 ** 60, method: "ping" },
+      {},
+      400,
+      -32700,
+    ],
     ["a batch of two initializations", [INITIALIZE, { ...INITIALIZE, id: 2 }], {}, 400, -32600],
     [
       `a batch over ${MAX_BATCH_SIZE} messages`,

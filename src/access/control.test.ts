@@ -168,3 +168,51 @@ describe("guard with counters in this process", () => {
     ).toBe(4);
   });
 });
+
+describe("chargeNow", () => {
+  function accessWith(store: "memory" | "promise") {
+    const local = createQuotaCounter(
+      { name: "per-key", limit: 3, windowSeconds: 60 },
+      { kind: "memory" },
+    );
+    // A counter without consumeNow stands for a shared store (Redis, Postgres).
+    const { consumeNow: _answeredAtOnce, ...shared } = local;
+    const access = createAccessControl({
+      sources: [staticKeys(["static-key"])],
+      quotaOf: () => (store === "memory" ? local : shared),
+      metrics: createMetrics(),
+    });
+    const headers: Record<string, string> = {};
+    const request = { headers: { "x-api-key": "static-key" }, ip: "127.0.0.1" } as never;
+    const reply = {
+      header(name: string, value: string) {
+        headers[name] = value;
+        return this;
+      },
+    } as never;
+    (access.authenticateOnly as unknown as (q: unknown, r: unknown, d: () => void) => void)(
+      request,
+      reply,
+      () => {},
+    );
+    return { access, request, reply, headers };
+  }
+
+  it("answers a charge to a counter in this process at once, as charge would", async () => {
+    const { access, request, reply, headers } = accessWith("memory");
+    const state = access.chargeNow(request, reply, 2);
+    expect(state).not.toBeInstanceOf(Promise);
+    expect(state).toMatchObject({ allowed: true, remaining: 1 });
+    expect(headers.ratelimit).toBe('"per-key";r=1;t=60');
+    expect(access.chargeNow(request, reply, 2)).toMatchObject({ allowed: false, remaining: 1 });
+    // 0 units only asks: charge's answer, a promise.
+    expect(await access.chargeNow(request, reply, 0)).toMatchObject({ allowed: true });
+  });
+
+  it("answers with charge's promise when the counter is shared", async () => {
+    const { access, request, reply } = accessWith("promise");
+    const state = access.chargeNow(request, reply, 1);
+    expect(state).toBeInstanceOf(Promise);
+    expect(await state).toMatchObject({ allowed: true, remaining: 2 });
+  });
+});

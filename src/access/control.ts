@@ -72,6 +72,16 @@ export interface AccessControl {
     units: number,
   ): Promise<QuotaState | undefined>;
   /**
+   * {@link charge}, answered at once (no promise) when the key's counter is in this
+   * process and `units` > 0; else `charge`'s promise. A state answered at once is the
+   * counter's own object, overwritten by its next charge: read it before yielding.
+   */
+  chargeNow(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    units: number,
+  ): QuotaState | undefined | Promise<QuotaState | undefined>;
+  /**
    * `onRequest` hook for a service secret other than a key (the metrics token): passes
    * with `Authorization: Bearer <token>`, else 401; failures are counted and limited per
    * address as failed keys are.
@@ -204,6 +214,16 @@ export function createAccessControl(options: AccessOptions): AccessControl {
     return state;
   }
 
+  function chargeNow(request: FastifyRequest, reply: FastifyReply, units: number) {
+    const principal = request.principal;
+    const counter = principal && quotaOf(principal.plan);
+    if (!principal || !counter) return undefined;
+    if (units === 0 || counter.consumeNow === undefined) return charge(request, reply, units);
+    const state = counter.consumeNow(principal.id, units);
+    answerState(reply, counter, state);
+    return state;
+  }
+
   /**
    * The hook, written with `done` so that a good key with no quota to ask for (the usual
    * case) goes on in the same tick, without a promise. A refused request is answered
@@ -261,6 +281,7 @@ export function createAccessControl(options: AccessOptions): AccessControl {
       return principal && counter ? counter.peek(principal.id) : undefined;
     },
     charge,
+    chargeNow,
     bearer(token, realm) {
       const matches = createSecretMatcher(token);
       const reason = `Send the ${realm} token as a Bearer token`;

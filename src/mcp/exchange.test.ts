@@ -8,7 +8,8 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Exchange, frame, RESPONSE_TIMEOUT_MS } from "./exchange.js";
+import { connectExchange, Exchange, frame, RESPONSE_TIMEOUT_MS } from "./exchange.js";
+import type { McpTools } from "./tools.js";
 
 /** An exchange whose "server" records what it is handed and answers nothing by itself. */
 function recorded(): { exchange: Exchange; seen: JSONRPCMessage[] } {
@@ -105,6 +106,7 @@ describe("frame's hand check of the usual request", () => {
     ["a call", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }],
     ["a string id, no params", { jsonrpc: "2.0", id: "a", method: "ping" }],
     ["a fractional id", { jsonrpc: "2.0", id: 1.5, method: "ping" }],
+    ["an id past the safe integers", { jsonrpc: "2.0", id: 2 ** 60, method: "ping" }],
     ["a null id", { jsonrpc: "2.0", id: null, method: "ping" }],
     ["another version", { jsonrpc: "1.0", id: 1, method: "ping" }],
     ["an extra key", { jsonrpc: "2.0", id: 1, method: "ping", extra: 1 }],
@@ -117,5 +119,40 @@ describe("frame's hand check of the usual request", () => {
     const accepted = JSONRPCMessageSchema.safeParse(message).success;
     expect(Array.isArray(framed)).toBe(accepted);
     if (Array.isArray(framed)) expect(framed[0]).toEqual(message);
+  });
+});
+
+describe("the exchange connected to its server", () => {
+  const tools = { list: { tools: [] }, call: () => undefined } as unknown as McpTools;
+
+  it("hands requests to the server's request handling, unsorted again; the server answers each", async () => {
+    const exchange = await connectExchange(tools);
+    const sort = exchange.onmessage;
+    let sorted = 0;
+    exchange.onmessage = (message, extra) => {
+      sorted++;
+      sort?.(message, extra);
+    };
+    expect(await exchange.request(request(1, "ping"))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {},
+    });
+    expect(await exchange.request(request(2, "no/such"))).toMatchObject({
+      id: 2,
+      error: { code: -32601 },
+    });
+    expect(await exchange.request(request(3, "tools/call"))).toMatchObject({
+      id: 3,
+      error: { code: -32602 },
+    });
+    expect(await exchange.request(request(4, "tools/call", { name: "x" }))).toMatchObject({
+      id: 4,
+      error: { code: -32602, message: expect.stringContaining("Unknown tool: x") },
+    });
+    expect(sorted).toBe(0);
+    // Notifications still go through the SDK's sorting.
+    exchange.notify({ jsonrpc: "2.0", method: "notifications/initialized" } as JSONRPCMessage);
+    expect(sorted).toBe(1);
   });
 });

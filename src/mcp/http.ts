@@ -278,7 +278,9 @@ export function registerMcp(
       const recipe = view.tools.recipeCharge(params?.name, params?.arguments);
       if (recipe !== undefined && callArguments(message) !== undefined) units += recipe.units - 1;
     }
-    const state = await access.charge(request, reply, units);
+    // At once where the counters are in this process: the state is read before any yield.
+    const charged = access.chargeNow(request, reply, units);
+    const state = charged instanceof Promise ? await charged : charged;
     if (state && !state.allowed) return refuse(reply, state, units);
     for (const message of messages) {
       if ((message as { method?: unknown }).method !== "tools/call") continue;
