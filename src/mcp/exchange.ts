@@ -17,6 +17,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import { sdkRequestHandler } from "../runtime/internals.js";
 import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
@@ -172,9 +173,7 @@ export class Exchange implements Transport {
    * SDK), requests go through `onmessage` as before.
    */
   serve(server: Server): void {
-    const onrequest = (server as unknown as { _onrequest?: (request: JSONRPCRequest) => void })
-      ._onrequest;
-    this.handle = typeof onrequest === "function" ? onrequest.bind(server) : undefined;
+    this.handle = sdkRequestHandler<JSONRPCRequest>(server);
   }
 
   /** Answers the requests past their deadline; stops sweeping once none waits. */

@@ -17,6 +17,7 @@ import {
   kRouteContext,
   owedResponse,
   pinoLevel,
+  sdkRequestHandler,
   streamSym,
   timeSym,
 } from "./internals.js";
@@ -135,5 +136,26 @@ describe("V8's full collection", () => {
     grow();
     collect(true);
     expect(youngCommitted()).toBeLessThan(regular);
+  });
+});
+
+describe("the MCP SDK server's request handling", () => {
+  it("answers a request handed to it past the message sorting", async () => {
+    const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+    const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
+    const sent: unknown[] = [];
+    await server.connect({
+      start: async () => {},
+      close: async () => {},
+      send: async (message: unknown) => {
+        sent.push(message);
+      },
+    });
+    const handle = sdkRequestHandler<{ jsonrpc: "2.0"; id: number; method: string }>(server);
+    expect(handle).toBeTypeOf("function");
+    handle?.({ jsonrpc: "2.0", id: 7, method: "ping" });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+    expect(sdkRequestHandler({})).toBeUndefined();
   });
 });

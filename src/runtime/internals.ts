@@ -1,8 +1,9 @@
 /**
- * Every private internal of fastify, pino, Node and V8 the service reads, in one place:
+ * Every private internal of fastify, pino, Node, V8 and the MCP SDK the service reads, in one place:
  * where the public API would build an object per request (fastify's `routeOptions`,
  * `reply.header` six times, a pino child logger) or has no answer at all (which response a
- * socket owes; a collection that gives the young generation back). The versions are pinned
+ * socket owes; a collection that gives the young generation back; a request handed to the
+ * MCP server past the SDK's message sorting). The versions are pinned
  * by the lock file; `internals.test.ts` fails on an upgrade that moves or reshapes any.
  */
 
@@ -58,4 +59,16 @@ export function fullCollection(): (shrink?: boolean) => void {
         ? { type: "major", execution: "sync", flavor: "last-resort" }
         : { type: "major", execution: "sync" },
     );
+}
+
+/**
+ * The MCP SDK server's request handling (`Protocol._onrequest`, bound to `server`): what its
+ * `onmessage` calls for a request once it has sorted the message with three zod parses,
+ * two of which fail on every request. Undefined when an SDK no longer has it.
+ */
+export function sdkRequestHandler<Request>(
+  server: object,
+): ((request: Request) => void) | undefined {
+  const handle = (server as { _onrequest?: (request: Request) => void })._onrequest;
+  return typeof handle === "function" ? handle.bind(server) : undefined;
 }
