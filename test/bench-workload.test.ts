@@ -24,6 +24,8 @@ describe("the quota rows", () => {
     expect(rest?.managedKey).toBeFalsy();
     expect(managed?.managedKey).toBe(true);
     expect(rest?.requests[0]?.path).toBe(managed?.requests[0]?.path);
+    // The whole catalogue loads libraries the other rows never use: not in their process.
+    expect(all.find((w) => w.name === "rest-mix")?.server).not.toBe(rest?.server);
     // Both go through the quota: their answers must say so.
     expect(rest?.requests[0]?.expectHeader?.name).toBe("ratelimit-policy");
     expect(
@@ -124,7 +126,7 @@ describe("every service row against the service", () => {
         });
       }) as typeof fetch;
       const rows = buildWorkloads(operations).filter(
-        (w) => (w.server === "service" || w.server === "service-warn") && !w.managedKey,
+        (w) => w.server.startsWith("service") && !w.managedKey,
       );
       expect(rows.map((w) => w.name)).toContain("mcp-sum");
       for (const row of rows) expect(await checkWorkload("http://bench", row)).toEqual([]);
