@@ -19,6 +19,7 @@ import {
   type KeyRecord,
   type KeyStore,
   openKeyStore,
+  quietConnectionErrors,
   randomBase62,
 } from "./store.js";
 
@@ -589,6 +590,20 @@ describe("key store on SQLite", () => {
 });
 
 // Needs no PostgreSQL server: nothing listens where it connects.
+describe("PostgreSQL connections that break", () => {
+  it("are heard idle and checked out: a stopped server ends no process", () => {
+    const pool = new pg.Pool();
+    quietConnectionErrors(pool);
+    const client = new pg.Client();
+    // The pool announces each client it connects; a checked-out one reports on itself.
+    pool.emit("connect", client);
+    const broken = new Error("Connection terminated unexpectedly");
+    expect(() => client.emit("error", broken)).not.toThrow();
+    expect(() => pool.emit("error", broken, client)).not.toThrow();
+    expect(() => new pg.Client().emit("error", broken)).toThrow(broken);
+  });
+});
+
 describe("key store on an unreachable PostgreSQL", () => {
   it("rejects at open, saying why, with the password redacted", async () => {
     const port = await freePort();

@@ -8,6 +8,7 @@
  * usage recorder batches into `addUsage`.
  */
 import { hash, randomBytes } from "node:crypto";
+import type { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Dialect, Kysely, PostgresDialect, type Transaction } from "kysely";
@@ -383,12 +384,23 @@ async function openPostgres(url: string): Promise<KeyStore> {
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
     query_timeout: PG_QUERY_TIMEOUT_MS,
   });
-  // An idle connection that breaks (a server restart) is reported here; unhandled, it
-  // would crash the process. The next query gets a new connection or rejects: callers
-  // handle that (docs/keys.md, store faults).
-  pool.on("error", () => {});
+  quietConnectionErrors(pool);
   const db = await migrated(new PostgresDialect({ pool }), where, secrets);
   return new KyselyKeyStore("postgres", db, () => db.destroy());
+}
+
+/**
+ * A connection that breaks (PostgreSQL stopped or restarted) emits `error`: on the pool
+ * while idle, on its client while checked out (between the statements of a transaction,
+ * or a poll's). Unheard, either is an uncaught exception that ends the process. The query
+ * it cut short rejects, and a broken client leaves the pool when released: callers handle
+ * that (docs/keys.md, store faults).
+ */
+export function quietConnectionErrors(pool: EventEmitter): void {
+  pool.on("error", () => {});
+  pool.on("connect", (client: EventEmitter) => {
+    client.on("error", () => {});
+  });
 }
 
 function decodeURIComponentSafe(text: string): string {
