@@ -16,11 +16,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerFactory } from "fastify";
 import type { ManagedKeys } from "./access/keys/managed.js";
 import type { Config } from "./config.js";
+import { http } from "./http/node-http.js";
 import { httpServer } from "./http/server-options.js";
 import { loadOperations, operationsDirs, prepareOperations } from "./registry/loader.js";
 
-// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
-const { createServer } = process.getBuiltinModule("node:http");
+const { createServer } = http;
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 

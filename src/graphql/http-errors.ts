@@ -11,9 +11,9 @@ import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { QueryValues } from "../core/query.js";
 import { jsonShapeRefusal } from "../http/json-body.js";
+import { http } from "../http/node-http.js";
 
-// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
-const { STATUS_CODES } = process.getBuiltinModule("node:http");
+const { STATUS_CODES } = http;
 
 /** `extensions.code` of a refusal, by HTTP status. */
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {

@@ -15,10 +15,10 @@ import { locate } from "../core/problems.js";
 import { InvalidInputError, NotFoundError } from "../core/runner.js";
 import type { Problem } from "../kit/errors.js";
 import { owedResponse } from "../runtime/internals.js";
+import { http } from "./node-http.js";
 import { targetPath } from "./observability.js";
 
-// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
-const { STATUS_CODES } = process.getBuiltinModule("node:http");
+const { STATUS_CODES } = http;
 
 export type Detail = string | Problem[];
 

@@ -20,11 +20,9 @@ import type {
 } from "fastify";
 import { kRouteContext, owedResponse } from "../runtime/internals.js";
 import { writeError } from "./errors.js";
+import { http } from "./node-http.js";
 import { type RequestLog, requestIdOf, routeOf, UNMATCHED_ROUTE } from "./observability.js";
 import { answerHeaders } from "./security.js";
-
-// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
-const http = process.getBuiltinModule("node:http");
 
 /** At most how long a refused CONNECT's socket waits for its answer to drain. */
 const CLOSE_GRACE_MS = 10_000;

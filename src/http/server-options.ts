@@ -11,10 +11,10 @@ import type { Metrics } from "../observability/metrics.js";
 import { BODY_LIMIT_BYTES } from "./backpressure.js";
 import { trackConnections } from "./connections.js";
 import { handleClientError, handleFrameworkError } from "./errors.js";
+import { http } from "./node-http.js";
 import { noChildLogger, type RequestLog, requestIdOf } from "./observability.js";
 
-// Not an `import`: node:http's ESM facade reads its lazy WebSocket exports, loading undici (~12 MB).
-const { createServer } = process.getBuiltinModule("node:http");
+const { createServer } = http;
 
 /** Header lines a request may have; past it Node answers 431 (22: ignores the rest). */
 export const MAX_HEADER_LINES = 100;
