@@ -296,16 +296,12 @@ const scaledPart = (places: number) =>
   partInteger * (POWERS_OF_TEN[places] as number) +
   partFraction / (POWERS_OF_TEN[MAX_PLACES - places] as number);
 
-/** The channels of the last {@link channelsOf}, each `value / 10^channelPlaces`. */
-let exactR: number | bigint = 0;
-let exactG: number | bigint = 0;
-let exactB: number | bigint = 0;
-let channelPlaces = 0;
-
-function setExact(r: number | bigint, g: number | bigint, b: number | bigint): void {
-  exactR = r;
-  exactG = g;
-  exactB = b;
+/** Exact channels, each `value / 10^places`. */
+interface ScaledChannels {
+  r: number | bigint;
+  g: number | bigint;
+  b: number | bigint;
+  places: number;
 }
 
 /**
@@ -316,7 +312,7 @@ function setExact(r: number | bigint, g: number | bigint, b: number | bigint): v
  * ·5·10^(p+1)` and `middle = 425·A·S·R + base` (255/60 = 17/4; R the hue's rise within its
  * sector × 10^p): all exact. Safe integers when p ≤ 2 (below 4·10^14), BigInt beyond.
  */
-function channelsOf(hue: number, s: number, l: number, places: number): void {
+function channelsOf(hue: number, s: number, l: number, places: number): ScaledChannels {
   const sixty = 60 * (POWERS_OF_TEN[places] as number);
   const within = hue % sixty;
   const sector = (hue - within) / sixty;
@@ -340,25 +336,20 @@ function channelsOf(hue: number, s: number, l: number, places: number): void {
     top = (twiceL + as) * scale;
     middle = 425n * as * BigInt(rising) + base;
   }
-  channelPlaces = 3 * places + 6;
+  const scaled = 3 * places + 6;
   switch (sector) {
     case 0:
-      setExact(top, middle, base);
-      break;
+      return { r: top, g: middle, b: base, places: scaled };
     case 1:
-      setExact(middle, top, base);
-      break;
+      return { r: middle, g: top, b: base, places: scaled };
     case 2:
-      setExact(base, top, middle);
-      break;
+      return { r: base, g: top, b: middle, places: scaled };
     case 3:
-      setExact(base, middle, top);
-      break;
+      return { r: base, g: middle, b: top, places: scaled };
     case 4:
-      setExact(middle, base, top);
-      break;
+      return { r: middle, g: base, b: top, places: scaled };
     default:
-      setExact(top, base, middle);
+      return { r: top, g: base, b: middle, places: scaled };
   }
 }
 
@@ -420,19 +411,19 @@ export function rgbFromHsl(h: Exact, s: Exact, l: Exact) {
   if (!readWithin(l, 100)) {
     throw new CalculationError("l is a percentage: at most 100", ["l"]);
   }
-  channelsOf(hue, saturation, scaledPart(places), places);
+  const exact = channelsOf(hue, saturation, scaledPart(places), places);
   const rgb = {
-    r: roundedScaled(exactR, channelPlaces),
-    g: roundedScaled(exactG, channelPlaces),
-    b: roundedScaled(exactB, channelPlaces),
+    r: roundedScaled(exact.r, exact.places),
+    g: roundedScaled(exact.g, exact.places),
+    b: roundedScaled(exact.b, exact.places),
   };
   return {
     hex: hexOf(rgb),
     ...rgb,
     exact: {
-      r: scaledText(exactR, channelPlaces),
-      g: scaledText(exactG, channelPlaces),
-      b: scaledText(exactB, channelPlaces),
+      r: scaledText(exact.r, exact.places),
+      g: scaledText(exact.g, exact.places),
+      b: scaledText(exact.b, exact.places),
     },
     css: cssRgb(rgb),
   };
