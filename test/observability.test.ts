@@ -4,12 +4,14 @@
  * (src/observability/metrics.test.ts).
  */
 import type { IncomingMessage } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { keyIdOf } from "../src/http/auth.js";
 import { NOT_A_PATH, requestIdOf, targetPath } from "../src/http/observability.js";
+import { keptReply, MAX_KEPT_REQUEST_BYTES } from "../src/observability/idle-collection.js";
 import { allOperations, TEST_KEY } from "./helpers.js";
 
 const AUTH = { "x-api-key": TEST_KEY };
@@ -124,5 +126,27 @@ describe("the request line", () => {
     await app.inject({ url: "/v1/math/sum?numbers=1", headers: AUTH });
     await app.close();
     expect(lines).toEqual([]);
+  });
+});
+
+describe("request shapes kept through an idle collection", () => {
+  it("keeps the last small request of each context, not a large one", async () => {
+    const app = await loggedApp([]);
+    const seen: FastifyRequest[] = [];
+    app.addHook("onRequest", (request, _reply, done) => {
+      seen.push(request);
+      done();
+    });
+    await app.inject({ url: "/v1/math/sum?numbers=1,2", headers: AUTH });
+    const [small] = seen;
+    if (!small) throw new Error("no request seen");
+    const kept = keptReply(small.constructor) as FastifyReply | undefined;
+    expect(kept?.request).toBe(small);
+    // A request past MAX_KEPT_REQUEST_BYTES leaves the small one kept.
+    const long = `/v1/math/sum?numbers=${"1,".repeat(MAX_KEPT_REQUEST_BYTES / 2)}1`;
+    expect((await app.inject({ url: long, headers: AUTH })).statusCode).toBe(200);
+    expect(seen).toHaveLength(2);
+    expect((keptReply(small.constructor) as FastifyReply | undefined)?.request).toBe(small);
+    await app.close();
   });
 });

@@ -15,6 +15,7 @@ import {
   type FastifyRequest,
   LogController,
 } from "fastify";
+import { keepShapes } from "../observability/idle-collection.js";
 import type { HttpStats } from "../observability/metrics.js";
 import {
   chindingsSym,
@@ -145,6 +146,8 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     const route = routeOf(request);
+    // Keyed by the context's Request class: one exemplar per encapsulated scope.
+    keepShapes(request.constructor, reply, request.url.length, request.headers);
     if (error) {
       this.http?.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       reply.log.error(

@@ -3,6 +3,9 @@ import {
   IDLE_COLLECT_BYTES,
   isCollecting,
   isShrinking,
+  keepShapes,
+  keptReply,
+  MAX_KEPT_REQUEST_BYTES,
   QUIET_REQUESTS,
   SHRINK_YOUNG_BYTES,
 } from "./idle-collection.js";
@@ -38,5 +41,24 @@ describe("idle collection", () => {
     expect(isShrinking(false, true, big)).toBe(false);
     // Small already.
     expect(isShrinking(true, true, SHRINK_YOUNG_BYTES)).toBe(false);
+  });
+});
+
+describe("exemplars kept through an idle collection", () => {
+  it("keeps a small request's reply, per context, and nothing large or unbounded", () => {
+    const context = {};
+    const first = {};
+    keepShapes(context, first, 20, {});
+    expect(keptReply(context)).toBe(first);
+    // Past the bound, chunked (no Content-Length) or an unreadable length: the last one stays.
+    keepShapes(context, {}, MAX_KEPT_REQUEST_BYTES + 1, {});
+    keepShapes(context, {}, 20, { "content-length": String(MAX_KEPT_REQUEST_BYTES) });
+    keepShapes(context, {}, 20, { "transfer-encoding": "chunked" });
+    keepShapes(context, {}, 20, { "content-length": "x" });
+    expect(keptReply(context)).toBe(first);
+    const second = {};
+    keepShapes(context, second, 20, { "content-length": "100" });
+    expect(keptReply(context)).toBe(second);
+    expect(keptReply({})).toBeUndefined();
   });
 });

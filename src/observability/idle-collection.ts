@@ -19,6 +19,49 @@ export const QUIET_REQUESTS = 5;
 /** Requests answered so far in this process (every app's request log adds to it). */
 export const answered = { count: 0 };
 
+/** The most a kept request may hold: its URL and its declared body, in bytes. */
+export const MAX_KEPT_REQUEST_BYTES = 8 * 1024;
+
+/**
+ * The last small request answered in each fastify context (by its reply, which holds the
+ * request; both hold Node's request, response and socket). A full collection while nothing
+ * is in flight would free the hidden classes ("maps") of every per-request object, and V8
+ * throws away the optimised code that embeds them: the whole request path, which then runs
+ * unoptimised until V8 optimises it again (slowly, without Maglev) at the next burst. An
+ * exemplar of each shape, kept alive, keeps its map and that code. At most one small
+ * request per context (a handful) is held, and none of an app a reload has replaced (weak).
+ */
+const exemplars = new WeakMap<object, object>();
+
+/**
+ * Keeps `reply` as the exemplar of `context` (its request's class: one per fastify
+ * context) when its request is small: the URL (`urlLength`) and the body its `headers`
+ * declare together at most {@link MAX_KEPT_REQUEST_BYTES}, none without Content-Length.
+ * Replaces the context's previous one, allocating nothing.
+ */
+export function keepShapes(
+  context: object,
+  reply: object,
+  urlLength: number,
+  headers: { "content-length"?: string; "transfer-encoding"?: string },
+): void {
+  const declared = headers["content-length"];
+  const body =
+    declared !== undefined
+      ? Number(declared)
+      : headers["transfer-encoding"] === undefined
+        ? 0
+        : Number.POSITIVE_INFINITY;
+  // Written so that a Content-Length that is not a number keeps nothing.
+  if (!(urlLength + body <= MAX_KEPT_REQUEST_BYTES)) return;
+  exemplars.set(context, reply);
+}
+
+/** The reply kept for `context` by {@link keepShapes}, if any (tests). */
+export function keptReply(context: object): object | undefined {
+  return exemplars.get(context);
+}
+
 let started = false;
 
 /** What the looks remember: requests answered at the last look, the heap's low point since. */
