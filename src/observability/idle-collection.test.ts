@@ -6,7 +6,9 @@ import {
   keepShapes,
   keptReply,
   MAX_KEPT_REQUEST_BYTES,
+  mayShrink,
   QUIET_REQUESTS,
+  SHRINK_AFTER_TRAFFIC_MS,
   SHRINK_YOUNG_BYTES,
 } from "./idle-collection.js";
 
@@ -41,6 +43,17 @@ describe("idle collection", () => {
     expect(isShrinking(false, true, big)).toBe(false);
     // Small already.
     expect(isShrinking(true, true, SHRINK_YOUNG_BYTES)).toBe(false);
+  });
+});
+
+describe("shrinking after traffic", () => {
+  it("shrinks at the first idle look after start, after traffic only when quiet long", () => {
+    // Only starting has run: its young generation goes back at once.
+    expect(mayShrink(false, 1000)).toBe(true);
+    // A pause between bursts keeps the young generation and the optimised code.
+    expect(mayShrink(true, 1000)).toBe(false);
+    expect(mayShrink(true, SHRINK_AFTER_TRAFFIC_MS - 1)).toBe(false);
+    expect(mayShrink(true, SHRINK_AFTER_TRAFFIC_MS)).toBe(true);
   });
 });
 

@@ -104,6 +104,28 @@ export function isShrinking(grown: boolean, idle: boolean, youngBytes: number): 
   return grown && idle && youngBytes > SHRINK_YOUNG_BYTES;
 }
 
+/**
+ * Quiet, after traffic, before a look shrinks the young generation. The last-resort
+ * collection frees what the optimised request path embeds (the exemplars above keep only
+ * what requests hold) and leaves the young generation small: the next burst runs slower
+ * until V8 has grown and optimised both again. Short pauses between bursts keep both; a
+ * process quiet this long gives them back, once.
+ */
+export const SHRINK_AFTER_TRAFFIC_MS = 60_000;
+
+/**
+ * Whether a look that found nothing answered since the last one may shrink: at once while
+ * the process has served no busy look (what it holds is start-up's), and once it has, only
+ * after {@link SHRINK_AFTER_TRAFFIC_MS} without an answered request.
+ *
+ * @example
+ * mayShrink(false, 1000); // true: only starting has run
+ * mayShrink(true, 1000); // false: a pause between bursts
+ */
+export function mayShrink(served: boolean, quietMs: number): boolean {
+  return !served || quietMs >= SHRINK_AFTER_TRAFFIC_MS;
+}
+
 function youngCommitted(): number {
   for (const space of getHeapSpaceStatistics()) {
     if (space.space_name === "new_space") return space.space_size;
@@ -121,11 +143,22 @@ export function startIdleCollection(): void {
   // Starting grows the young generation to its full semi-spaces, as a busy spell does: the
   // first idle look after either gives it back, so a process idles at its smallest.
   let grown = true;
+  let served = false;
+  let answeredAt = performance.now();
   setInterval(() => {
     const count = answered.count;
+    const now = performance.now();
     const idle = count === looks.seen;
-    if (count - looks.seen > QUIET_REQUESTS) grown = true;
-    const shrink = isShrinking(grown, idle, youngCommitted());
+    if (!idle) answeredAt = now;
+    if (count - looks.seen > QUIET_REQUESTS) {
+      grown = true;
+      served = true;
+    }
+    const shrink = isShrinking(
+      grown,
+      idle && mayShrink(served, now - answeredAt),
+      youngCommitted(),
+    );
     if (!isCollecting(looks, count, getHeapStatistics().used_heap_size) && !shrink) return;
     collect(shrink);
     if (shrink) grown = false;
