@@ -105,15 +105,44 @@ const INFO = 30;
 /** What the request line reads of pino: its bindings, clock and stream. */
 type PinoInternals = Record<symbol, unknown>;
 
-/** `,"route":"<template>"`, serialised once per template. */
-const routeFields = new Map<string, string>();
-function routeField(route: string): string {
-  let field = routeFields.get(route);
-  if (field === undefined) {
-    field = `,"route":${JSON.stringify(route)}`;
-    routeFields.set(route, field);
+/**
+ * A route template's fields, serialised once per template: `,"route":"<template>"`, and
+ * with `,"path":"<template>"` after it, the line of a request whose path is the template
+ * itself (every route without parameters).
+ */
+interface RouteFields {
+  route: string;
+  routeAndPath: string;
+}
+const routeFields = new Map<string, RouteFields>();
+function routeFieldsOf(route: string): RouteFields {
+  let fields = routeFields.get(route);
+  if (fields === undefined) {
+    const routeJson = `,"route":${JSON.stringify(route)}`;
+    fields = { route: routeJson, routeAndPath: `${routeJson},"path":${JSON.stringify(route)}` };
+    routeFields.set(route, fields);
   }
-  return field;
+  return fields;
+}
+
+/** Whether the path of `url` (origin form) is `route` itself: `route`, then the end or `?`. */
+function pathIsRoute(url: string, route: string): boolean {
+  return (
+    route.length <= MAX_LOGGED_PATH &&
+    url.startsWith(route) &&
+    (url.length === route.length || url.charCodeAt(route.length) === 63) /* ? */
+  );
+}
+
+/** `,"remoteAddress":"<address>"` of the last address logged: clients send many requests. */
+let lastAddress: string | undefined;
+let lastAddressField = "";
+function addressField(address: string): string {
+  if (address !== lastAddress) {
+    lastAddressField = `,"remoteAddress":${JSON.stringify(address)}`;
+    lastAddress = address;
+  }
+  return lastAddressField;
 }
 
 function methodField(method: string): string {
@@ -209,12 +238,17 @@ export class RequestLog extends LogController {
       );
       return;
     }
+    const fields = routeFieldsOf(route);
+    // Request ids are requestIdOf's (genReqId): characters JSON writes as they are.
     stream.write(
-      `{"level":30${time()}${(log[chindingsSym] as string | undefined) ?? ""},"requestId":${JSON.stringify(requestId)}` +
-        `${methodField(method)}${routeField(route)},"path":${JSON.stringify(pathOf(url))}` +
+      `{"level":30${time()}${(log[chindingsSym] as string | undefined) ?? ""},"requestId":"${requestId}"` +
+        methodField(method) +
+        (pathIsRoute(url, route)
+          ? fields.routeAndPath
+          : `${fields.route},"path":${JSON.stringify(pathOf(url))}`) +
         `,"status":${status},"durationMs":${roundedMs(elapsedMs)}` +
         (keyId === undefined ? "" : `,"keyId":"${keyId}"`) +
-        (address === undefined ? "" : `,"remoteAddress":${JSON.stringify(address)}`) +
+        (address === undefined ? "" : addressField(address)) +
         ',"msg":"request"}\n',
     );
   }
