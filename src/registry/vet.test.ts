@@ -121,3 +121,49 @@ describe("vetModules", () => {
     ).toBe(0);
   });
 });
+
+describe("vetModules in batches", () => {
+  let dir: string;
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("waits once per batch, not once per module, and names the module a batch's fault came from", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "ucs-vet-batch-"));
+    // `first` sets a timer; `second`'s example fails if that timer ran before its import,
+    // which a wait after each module (the one-at-a-time vetting) lets it do.
+    const texts: Record<string, string> = {
+      "first.js": moduleText("first", {
+        before: "setTimeout(() => { globalThis.ticked = true; }, 0);",
+      }),
+      "second.js": moduleText("second", {
+        before: "const ticked = globalThis.ticked === true;",
+      }).replace("handler: () => ({ ok: true })", "handler: () => ({ ok: !ticked })"),
+      "good.js": moduleText("good"),
+      "rejects.js": moduleText("rejects", { before: 'Promise.reject(new Error("floating"));' }),
+      "after.js": moduleText("after"),
+    };
+    const vet = async (names: string[]) => {
+      const jobs = [];
+      for (const name of names) {
+        const file = path.join(dir, name);
+        await writeFile(file, texts[name] as string);
+        jobs.push({ file, url: `${pathToFileURL(file).href}?${OPERATION_QUERY}` });
+      }
+      return vetModules(jobs, {
+        serviceUrl: new URL("./loader.ts", import.meta.url).href,
+        fromSource: true,
+        typescript: true,
+      });
+    };
+    const timers = await vet(["first.js", "second.js"]);
+    const answers = await vet(["good.js", "rejects.js", "after.js"]);
+    expect(await timers.get(path.join(dir, "second.js"))).toMatchObject({ problems: [] });
+    const verdict = async (name: string) => answers.get(path.join(dir, name));
+    // The batch left a rejection: its modules vetted again one at a time, only the culprit refused.
+    expect((await verdict("rejects.js"))?.refusal).toMatch(/left a promise rejection unhandled/);
+    for (const name of ["good.js", "after.js"]) {
+      expect(await verdict(name), name).toMatchObject({ refusal: undefined, problems: [] });
+    }
+  }, 60_000);
+});
