@@ -42,6 +42,10 @@ async function serve(config: Config): Promise<void> {
   const connections = connectionsOf(app.server);
   await holdTickShape();
   await app.listen({ host: config.host, port: config.port });
+  // From here, not while starting: the start grows the heap by more than a look collects, and
+  // its looks' full collections (hundreds of ms each at a few hundred modules) delayed it.
+  const { startIdleCollection } = await import("./observability/idle-collection.js");
+  startIdleCollection();
   // Where the docs, the keys and the reload are: once, not once per worker.
   if (cluster.isPrimary || cluster.worker?.id === 1) {
     const { startNotes } = await import("./start-log.js");

@@ -21,6 +21,11 @@ export const answered = { count: 0 };
 
 let started = false;
 
+/** Whether the looks have begun in this process (see {@link startIdleCollection}). */
+export function idleCollectionStarted(): boolean {
+  return started;
+}
+
 /** What the looks remember: requests answered at the last look, the heap's low point since. */
 export interface Looks {
   seen: number;
@@ -68,7 +73,7 @@ function youngCommitted(): number {
   return 0;
 }
 
-/** Starts the looks, once per process; the timer never keeps the process alive. */
+/** Starts the looks, once per process, once it listens (server.ts); the timer never keeps the process alive. */
 export function startIdleCollection(): void {
   if (started) return;
   started = true;
