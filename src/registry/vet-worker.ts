@@ -10,6 +10,8 @@
  * and vet.ts vets its modules again, one wait each, in a worker of their own, to name the
  * module. The first `exact` jobs are vetted that way from the start.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import { isOperation } from "../kit/define.js";
 import { registerKitResolution, takeStrippedSource } from "./kit-resolution.js";
@@ -111,3 +113,12 @@ while (index < jobs.length) {
   }
   post({ type: "done", index: first, answers: batch.map((vetted) => answer(vetted, undefined)) });
 }
+// Node keeps the pages of a worker's heap resident after the worker ends (~15 MB of the
+// serving process's RSS at 300 modules): given back here, before the worker is ended.
+setFlagsFromString("--expose-gc");
+(runInNewContext("gc") as (options: object) => void)({
+  type: "major",
+  execution: "sync",
+  flavor: "last-resort",
+});
+post({ type: "finished" });

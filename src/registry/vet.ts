@@ -83,12 +83,14 @@ export interface VetAnswer {
 
 /**
  * Messages from the worker (vet-worker.ts): a module's import begins; the answers for the
- * modules from `index` on; the batch from `index` on left something behind, unanswered.
+ * modules from `index` on; the batch from `index` on left something behind, unanswered;
+ * every module answered, the worker's heap given back.
  */
 export type VetMessage =
   | { type: "start"; index: number }
   | { type: "done"; index: number; answers: VetAnswer[] }
-  | { type: "fault"; index: number };
+  | { type: "fault"; index: number }
+  | { type: "finished" };
 
 /**
  * A module's verdict: `refusal`, why the process must not import it; `importError`, the
@@ -196,8 +198,8 @@ export function vetModules(
       if (message.type === "start") {
         current = message.index;
         arm(timeoutMs);
-      } else if (message.type === "fault") {
-        faulted = true;
+      } else if (message.type === "fault" || message.type === "finished") {
+        faulted = message.type === "fault";
         clearTimeout(timer);
         void worker.terminate();
       } else {
@@ -206,11 +208,9 @@ export function vetModules(
         }
         next = message.index + message.answers.length;
         current = undefined;
-        if (next >= order.length) {
-          clearTimeout(timer);
-          // Done: a module's timers must not keep the worker, and its heap, alive.
-          void worker.terminate();
-        }
+        // Every module answered: the worker gives its heap back, then is ended (a module's
+        // timers must not keep it alive), within the time a module has.
+        if (next >= order.length) arm(timeoutMs);
       }
     });
     worker.on("error", (error) => {
