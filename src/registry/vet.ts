@@ -165,6 +165,9 @@ export function vetModules(
     );
   }
   const tsx = options.typescript ? TSX() : undefined;
+  // Every worker of this vetting sees the environment it began with: a batch vetted again
+  // one module at a time meets what it met the first time.
+  const env = { ...process.env };
 
   /** Starts a worker for `order` (indices into `jobs`), the first `exact` one at a time. */
   const run = (order: readonly number[], exact: number) => {
@@ -177,8 +180,8 @@ export function vetModules(
     };
     const worker =
       tsx === undefined || WORKER_TAKES_HOOKS
-        ? vetThread(data, tsx, heapMb)
-        : vetChild(data, tsx, heapMb);
+        ? vetThread(data, tsx, heapMb, env)
+        : vetChild(data, tsx, heapMb, env);
     // The last job whose import began and the first not yet answered (positions in `order`).
     let current: number | undefined;
     let next = 0;
@@ -252,9 +255,15 @@ interface Vetter {
 }
 
 /** A worker thread, its heap bounded; what a module prints while vetted is dropped. */
-function vetThread(data: VetWorkerData, tsx: string | undefined, heapMb: number): Vetter {
+function vetThread(
+  data: VetWorkerData,
+  tsx: string | undefined,
+  heapMb: number,
+  env: NodeJS.ProcessEnv,
+): Vetter {
   const worker = new Worker(BOOT, {
     eval: true,
+    env,
     workerData: { ...data, tsx, entry: ENTRY },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: VET_YOUNG_MB },
     stdout: true,
@@ -269,11 +278,16 @@ function vetThread(data: VetWorkerData, tsx: string | undefined, heapMb: number)
  * A child process with tsx's hooks, for a Node whose threads do not take them: the same
  * messages, its exits told as a thread's (out of memory as ERR_WORKER_OUT_OF_MEMORY).
  */
-function vetChild(data: VetWorkerData, tsx: string, heapMb: number): Vetter {
+function vetChild(
+  data: VetWorkerData,
+  tsx: string,
+  heapMb: number,
+  env: NodeJS.ProcessEnv,
+): Vetter {
   const events = new EventEmitter();
   const child = fork(fileURLToPath(ENTRY), [], {
     execArgv: ["--import", tsx, `--max-old-space-size=${heapMb}`],
-    env: { ...process.env, [VET_DATA_ENV]: JSON.stringify(data) },
+    env: { ...env, [VET_DATA_ENV]: JSON.stringify(data) },
     stdio: ["ignore", "ignore", "ignore", "ipc"],
   });
   let answered = 0;
