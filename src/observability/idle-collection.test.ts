@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   IDLE_COLLECT_BYTES,
   idleCollectionStarted,
+  idleForShrinking,
   isCollecting,
   isShrinking,
   QUIET_REQUESTS,
@@ -48,5 +49,14 @@ describe("idle collection's start", () => {
     // A start at a few hundred modules outlasts a look: its full collections delayed it.
     createMetrics();
     expect(idleCollectionStarted()).toBe(false);
+  });
+});
+
+describe("the first look after the start", () => {
+  it("shrinks past the first health probes; later looks only when nothing was answered", () => {
+    expect(idleForShrinking(true, 1, 0)).toBe(true);
+    expect(idleForShrinking(true, QUIET_REQUESTS + 1, 0)).toBe(false);
+    expect(idleForShrinking(false, 1, 0)).toBe(false);
+    expect(idleForShrinking(false, 3, 3)).toBe(true);
   });
 });
