@@ -230,12 +230,15 @@ export function vetModules(
       } else if (faulted || current === undefined) {
         // A batch left something behind (or the worker ended between modules): its modules
         // again, one at a time, to name the one; the rest in batches.
-        run(order.slice(next), Math.max(1, (current ?? next) - next + 1));
+        run(order.slice(next), Math.max(1, (current ?? next) - next + 1, exact - next));
       } else {
         // Stopped while importing or checking `current`: refused; the modules of its batch
         // before it again, one at a time (one of them may have set it off), the rest after.
         settle[order[current] as number]?.({ refusal: reason });
-        run([...order.slice(next, current), ...order.slice(current + 1)], current - next);
+        run(
+          [...order.slice(next, current), ...order.slice(current + 1)],
+          current - next + Math.max(0, exact - current - 1),
+        );
       }
     });
   };
