@@ -21,6 +21,11 @@ export const answered = { count: 0 };
 
 let started = false;
 
+/** Whether the looks have begun in this process (see {@link startIdleCollection}). */
+export function idleCollectionStarted(): boolean {
+  return started;
+}
+
 /** What the looks remember: requests answered at the last look, the heap's low point since. */
 export interface Looks {
   seen: number;
@@ -61,6 +66,19 @@ export function isShrinking(grown: boolean, idle: boolean, youngBytes: number): 
   return grown && idle && youngBytes > SHRINK_YOUNG_BYTES;
 }
 
+/**
+ * Whether a look counts as idle for {@link isShrinking}: nothing answered since the last
+ * look or, at the first look after the service starts listening, no more than
+ * {@link QUIET_REQUESTS} (its first health probes): the start's garbage and young
+ * generation are given back then, not left until a second with no request at all.
+ *
+ * @example
+ * idleForShrinking(true, 1, 0); // true: the first look, one /health answered
+ */
+export function idleForShrinking(first: boolean, count: number, seen: number): boolean {
+  return count === seen || (first && count - seen <= QUIET_REQUESTS);
+}
+
 function youngCommitted(): number {
   for (const space of getHeapSpaceStatistics()) {
     if (space.space_name === "new_space") return space.space_size;
@@ -68,7 +86,7 @@ function youngCommitted(): number {
   return 0;
 }
 
-/** Starts the looks, once per process; the timer never keeps the process alive. */
+/** Starts the looks, once per process, once it listens (server.ts); the timer never keeps the process alive. */
 export function startIdleCollection(): void {
   if (started) return;
   started = true;
@@ -78,9 +96,11 @@ export function startIdleCollection(): void {
   // Starting grows the young generation to its full semi-spaces, as a busy spell does: the
   // first idle look after either gives it back, so a process idles at its smallest.
   let grown = true;
+  let first = true;
   setInterval(() => {
     const count = answered.count;
-    const idle = count === looks.seen;
+    const idle = idleForShrinking(first, count, looks.seen);
+    first = false;
     if (count - looks.seen > QUIET_REQUESTS) grown = true;
     const shrink = isShrinking(grown, idle, youngCommitted());
     if (!isCollecting(looks, count, getHeapStatistics().used_heap_size) && !shrink) return;
