@@ -28,6 +28,10 @@ function announceGeneratedKey(config: Config): void {
  */
 async function serve(config: Config): Promise<void> {
   // Imported here: a cluster primary (WORKERS > 1) serves nothing and never loads the app.
+  // The operator's modules are vetted in a worker thread: begun first, it runs beside the
+  // loading of the rest of the service (the key store, the app's packages).
+  const { operationsDirs, prepareOperations } = await import("./registry/loader.js");
+  void prepareOperations(operationsDirs(config.operationsDirs));
   const { buildReloadableApp } = await import("./reload.js");
   const { openManagedKeys } = await import("./access/keys/managed.js");
   // Refuses to start, saying why, when the key store cannot be reached (main's catch).
@@ -42,6 +46,10 @@ async function serve(config: Config): Promise<void> {
   const connections = connectionsOf(app.server);
   await holdTickShape();
   await app.listen({ host: config.host, port: config.port });
+  // From here, not while starting: the start grows the heap by more than a look collects, and
+  // its looks' full collections (hundreds of ms each at a few hundred modules) delayed it.
+  const { startIdleCollection } = await import("./observability/idle-collection.js");
+  startIdleCollection();
   // Where the docs, the keys and the reload are: once, not once per worker.
   if (cluster.isPrimary || cluster.worker?.id === 1) {
     const { startNotes } = await import("./start-log.js");

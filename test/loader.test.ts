@@ -155,6 +155,35 @@ describe("loadOperations", () => {
     }
   });
 
+  it("begins one vetting ahead: a second prepareOperations before the load begins none", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-ahead-once-"));
+    try {
+      await mkdir(path.join(dir, "extra"));
+      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
+      const file = path.join(dir, "extra", "echo.ts");
+      // Refused only by a worker started while the variable is set: the first one.
+      await writeFile(
+        file,
+        `if (process.env.UCS_VET_PROBE === "refuse") Promise.reject(new Error("probe"));\n${echo}`,
+      );
+      process.env.UCS_VET_PROBE = "refuse";
+      try {
+        await prepareOperations([dir]);
+      } finally {
+        delete process.env.UCS_VET_PROBE;
+      }
+      // server.ts begins it before the app loads, and buildReloadableApp asks again.
+      await prepareOperations([dir]);
+      const message = await loadOperations([dir]).then(
+        () => "",
+        (error: Error) => error.message,
+      );
+      expect(message).toContain(`${file}: refused: left a promise rejection unhandled`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a reload imports anew only the modules whose file changed (Node never frees a module)", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-"));
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyIdOf } from "../http/auth.js";
+import { keyIdOf, secretDigest } from "../http/auth.js";
 import { createKeyChecker, type KeySource, staticKeys } from "./keys.js";
 import { staticPrincipal } from "./principal.js";
 
@@ -39,6 +39,13 @@ describe("createKeyChecker over the static keys", () => {
     expect(outcome(checkLong("shorT"))).toEqual({ ok: false, reason: "Invalid API key" });
   });
 
+  it("looks a key up by its digest alone: one lookup however many keys are held", () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `key-${i}`);
+    const source = staticKeys(many);
+    expect(source.find("not the key", secretDigest("key-9999"))?.id).toBe(keyIdOf("key-9999"));
+    expect(source.find("key-9999", secretDigest("key-10000"))).toBeUndefined();
+  });
+
   it("answers the same object for the same key: a check allocates nothing", () => {
     expect(check("k1")).toBe(check("k1"));
   });
@@ -60,8 +67,9 @@ describe("createKeyChecker over several sources", () => {
   it("asks every source, whichever knows the key, and takes the first answer", () => {
     const asked: string[] = [];
     const source = (name: string, known: string): KeySource => ({
-      find(presented) {
+      find(presented, digest) {
         asked.push(name);
+        expect(digest).toBe(secretDigest(presented));
         return presented === known ? staticPrincipal(name) : undefined;
       },
     });

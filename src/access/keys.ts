@@ -1,15 +1,15 @@
 /**
- * Which principal an `X-API-Key` value stands for. Every source is asked every time, so
- * the work done does not depend on which source knows the key, or whether any does: the
- * static keys compare in constant time (http/auth.ts), the managed keys look up the
- * key's hash.
+ * Which principal an `X-API-Key` value stands for. The value is hashed once and every
+ * source is asked every time, so the work done does not depend on which source knows the
+ * key, or whether any does, nor on how many keys they hold: each looks the digest up.
  */
-import { constantTimeMatcher, keyIdOf } from "../http/auth.js";
+import { keyIdOf, secretDigest } from "../http/auth.js";
 import { type Principal, staticPrincipal } from "./principal.js";
 
 /** Finds the principal of a presented key (one non-empty header value), or undefined. */
 export interface KeySource {
-  find(presented: string): Principal | undefined;
+  /** `digest` is the value's {@link secretDigest}, computed once for every source. */
+  find(presented: string, digest: string): Principal | undefined;
 }
 
 /** Why a request's key was refused, or the principal it was accepted as. */
@@ -26,13 +26,9 @@ const INVALID: KeyCheck = Object.freeze({ ok: false, reason: "Invalid API key" }
 
 /** The static keys (API_KEYS): every scope, the server's plan, ids from their hashes. */
 export function staticKeys(keys: readonly string[]): KeySource {
-  const match = constantTimeMatcher(keys);
-  const principals = keys.map((key) => staticPrincipal(keyIdOf(key)));
+  const byDigest = new Map(keys.map((key) => [secretDigest(key), staticPrincipal(keyIdOf(key))]));
   return {
-    find(presented) {
-      const index = match(presented);
-      return index === -1 ? undefined : principals[index];
-    },
+    find: (_presented, digest) => byDigest.get(digest),
   };
 }
 
@@ -59,9 +55,10 @@ export function createKeyChecker(sources: readonly KeySource[]): (presented: unk
     // Node joins repeated headers with ", "; no key holds a comma.
     if (typeof presented !== "string" || presented.includes(",")) return NOT_ONE;
     if (presented.length === 0) return EMPTY;
+    const digest = secretDigest(presented);
     let found: Principal | undefined;
     for (const source of sources) {
-      const principal = source.find(presented);
+      const principal = source.find(presented, digest);
       if (found === undefined) found = principal;
     }
     return found === undefined ? INVALID : acceptance(found);

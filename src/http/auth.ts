@@ -1,7 +1,6 @@
 /**
- * Secrets compared in constant time without hashing per request (see
- * {@link constantTimeMatcher}): the static API keys (access/keys.ts) and the metrics
- * token. The SHA-256 of each static key is computed once, for its public id.
+ * Secrets checked by their SHA-256 ({@link secretDigest}): the API keys (access/keys.ts)
+ * and the metrics token. The presented value is hashed once per request.
  */
 import { hash } from "node:crypto";
 
@@ -15,51 +14,26 @@ declare module "fastify" {
   }
 }
 
-/** Code units every secret is padded to (more when a configured one is longer). */
-const MIN_SECRET_UNITS = 256;
-
 /**
- * Compares a presented string with each of `secrets` in constant time: over one width,
- * the longest secret's (at least 256 UTF-16 code units), code units XORed into one
- * difference with no early exit, so the time depends on the width and the number of
- * secrets, not on which one matched or how much of one. Answers the index matched, or -1.
- * Plain JavaScript: writing both into buffers and comparing them with `timingSafeEqual`
- * took four calls into C++ per request, which cost more than the comparison.
+ * SHA-256 of a secret, in hex: what secrets are looked up and compared by. One call into
+ * C++ whatever the number of keys held (comparing the presented value with each key in
+ * constant time cost as much for one key and grew with every key added), and a lookup or
+ * comparison of digests reveals nothing of the secret itself.
  */
-export function constantTimeMatcher(secrets: readonly string[]): (presented: string) => number {
-  const width = Math.max(MIN_SECRET_UNITS, ...secrets.map((secret) => secret.length));
-  const known = secrets.map((secret) => {
-    const units = new Uint16Array(width);
-    for (let i = 0; i < secret.length; i++) units[i] = secret.charCodeAt(i);
-    return { units, length: secret.length };
-  });
-  return (presented) => {
-    const length = presented.length;
-    // Longer than every secret: it matches none, whatever its content.
-    if (length > width) return -1;
-    let matched = -1;
-    for (let k = 0; k < known.length; k++) {
-      const { units, length: secretLength } = known[k] as (typeof known)[number];
-      let difference = length ^ secretLength;
-      for (let i = 0; i < width; i++) {
-        difference |= (i < length ? presented.charCodeAt(i) : 0) ^ (units[i] as number);
-      }
-      if (difference === 0) matched = k;
-    }
-    return matched;
-  };
+export function secretDigest(secret: string): string {
+  return hash("sha256", secret, "hex");
 }
 
 /**
- * A constant-time check of one secret (a bearer token), compared as keys are.
+ * A check of one secret (a bearer token) by its digest, as keys are checked.
  *
  * @example
  * const matches = createSecretMatcher("token");
  * matches("token"); // true
  */
 export function createSecretMatcher(secret: string): (presented: string) => boolean {
-  const match = constantTimeMatcher([secret]);
-  return (presented) => match(presented) === 0;
+  const digest = secretDigest(secret);
+  return (presented) => secretDigest(presented) === digest;
 }
 
 /** The public id of a key: 12 hex digits of its SHA-256. */

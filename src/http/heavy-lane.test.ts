@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { describe, expect, it, vi } from "vitest";
 import { declaredAnswer } from "../core/budget.js";
-import { jsonPieces, registerHeavyLane } from "./heavy-lane.js";
+import { JsonBuffer, jsonInto, registerHeavyLane } from "./heavy-lane.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
 type AnswerHook = (
@@ -178,18 +178,65 @@ describe("heavy answers", () => {
     }
   });
 
-  it("takes any JSON data apart into pieces that join into JSON.stringify's text", () => {
+  /** What jsonInto writes of `value`, and how many pauses it made on the way. */
+  function written(value: object, pieceBytes: number): { text: string; pauses: number } {
+    const out = new JsonBuffer(1);
+    let pauses = 0;
+    for (const _ of jsonInto(value, out, pieceBytes)) pauses++;
+    return { text: out.bytes().toString("utf8"), pauses };
+  }
+
+  it("writes any JSON data as JSON.stringify's text, pausing as it goes", () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue())),
+        fc.oneof(
+          fc.array(fc.jsonValue()),
+          fc.dictionary(fc.string(), fc.jsonValue()),
+          fc.array(fc.string({ unit: "binary" })),
+          fc.dictionary(fc.string({ unit: "binary" }), fc.string({ unit: "binary" })),
+        ),
         fc.integer({ min: 1, max: 64 }),
         (value, pieceBytes) => {
-          expect([...jsonPieces(value, pieceBytes)].join("")).toBe(JSON.stringify(value));
+          expect(written(value, pieceBytes).text).toBe(JSON.stringify(value));
         },
       ),
     );
-    const odd = { a: undefined, b: () => 1, c: [undefined, -0, Number.NaN], d: new Date(0) };
-    expect([...jsonPieces(odd, 1)].join("")).toBe(JSON.stringify(odd));
+    const odd = {
+      a: undefined,
+      b: () => 1,
+      c: [undefined, -0, Number.NaN, () => 1, Symbol("s")],
+      d: new Date(0),
+      e: [new Date(1), { toJSON: (key: string) => `key ${key}` }],
+      f: { toJSON: () => undefined },
+      g: ['"', "\\", "\u0000", "\u001f", "\u2028", "\ud800", "\udfff x", "😀", "é", ""],
+    };
+    expect(written(odd, 1).text).toBe(JSON.stringify(odd));
+  });
+
+  it("pauses after about pieceBytes bytes each time, and not in a small answer", () => {
+    // ~300 KB either way (long strings one by one, short ones a slice at a time): a pause
+    // every 10 to 20 KB.
+    const long = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(298, "x"));
+    const short = Array.from({ length: 10_000 }, (_, i) => `${i}`.padEnd(28, "x"));
+    for (const items of [long, short]) {
+      const { pauses } = written({ items }, 10_000);
+      expect(pauses).toBeGreaterThanOrEqual(15);
+      expect(pauses).toBeLessThanOrEqual(32);
+    }
+    expect(written({ items: ["a", "b"] }, 10_000).pauses).toBe(0);
+  });
+
+  it("writes a repeated long string without stringifying it again", () => {
+    const word = "w".repeat(300);
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      expect(written({ items: Array(100).fill(word) }, 1000).text).toBe(
+        `{"items":[${Array(100).fill(`"${word}"`).join(",")}]}`,
+      );
+      expect(stringify.mock.calls.filter(([value]) => value === word)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it("serialises a small answer at once, and reads each declaration once", () => {

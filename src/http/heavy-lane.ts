@@ -133,24 +133,19 @@ export function registerHeavyLane(
         enqueue(() => done(null, payload));
         return;
       }
-      const pieces = jsonPieces(payload, pieceBytes);
       let out: JsonBuffer | undefined;
+      let pieces: Generator<void, void, undefined> | undefined;
       const piece = () => {
-        // Allocated at the answer's first turn: an answer waiting for its turn holds none.
-        out ??= new JsonBuffer(bytes);
         try {
-          let made = 0;
-          while (made < pieceBytes) {
-            const next = pieces.next();
-            if (next.done === true) {
-              const bytes = out.bytes();
-              reply.serializer(asIs);
-              reply.raw.once("finish", () => release(bytes));
-              done(null, bytes);
-              return;
-            }
-            out.append(next.value);
-            made += next.value.length;
+          // Allocated at the answer's first turn: an answer waiting for its turn holds none.
+          out ??= new JsonBuffer(bytes);
+          pieces ??= jsonInto(payload, out, pieceBytes);
+          if (pieces.next().done === true) {
+            const bytes = out.bytes();
+            reply.serializer(asIs);
+            reply.raw.once("finish", () => release(bytes));
+            done(null, bytes);
+            return;
           }
         } catch (error) {
           done(error as Error);
@@ -191,76 +186,150 @@ function isWalked(value: unknown): value is object {
 }
 
 /**
- * `JSON.stringify(value)` in pieces: arrays and plain objects are walked, and a long array
- * is stringified a slice at a time, each slice about `pieceBytes` characters. Joined, the
- * pieces are JSON.stringify's text for JSON data (what operations answer); a `toJSON` below
- * the top is called with its index within a slice, not within its array.
+ * An array item this long, a string, is written on its own, straight into the buffer;
+ * shorter items are stringified a slice at a time (one call for many small values).
+ */
+const LONG_STRING = 256;
+
+/**
+ * Writes `JSON.stringify(value)` into `out`, pausing (a `yield`) each time about
+ * `pieceBytes` more bytes are written. Arrays and plain objects are walked and their strings
+ * written straight into the buffer: no JSON text is made as a string in between (for an
+ * answer of megabytes, as many megabytes of short-lived strings, most of the collector's
+ * work). Other values go through JSON.stringify one at a time; a `toJSON` below the top is
+ * called with its index or key, as JSON.stringify does.
  *
  * @example
- * [...jsonPieces({ items: ["a", "b"] }, 1)].join(""); // '{"items":["a","b"]}'
+ * const out = new JsonBuffer(64);
+ * for (const _ of jsonInto({ items: ["a", 1] }, out, 1));
+ * out.bytes().toString(); // '{"items":["a",1]}'
  */
-export function* jsonPieces(value: object, pieceBytes: number): Generator<string, void, undefined> {
-  if (!Array.isArray(value)) {
-    yield "{";
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const entry: unknown = (value as Record<string, unknown>)[key];
-      const head = `${first ? "" : ","}${JSON.stringify(key)}:`;
-      if (isWalked(entry)) {
-        yield head;
-        yield* jsonPieces(entry, pieceBytes);
-      } else {
-        const text = JSON.stringify(entry) as string | undefined;
-        // As JSON.stringify does: undefined, functions and symbols leave their key out.
-        if (text === undefined) continue;
-        yield head + text;
+export function* jsonInto(
+  value: object,
+  out: JsonBuffer,
+  pieceBytes: number,
+): Generator<void, void, undefined> {
+  let paused = out.length;
+  if (Array.isArray(value)) {
+    out.appendByte(0x5b); // [
+    let from = 0; // The first item not yet written.
+    let items = 64; // Items per slice, scaled after each to make about pieceBytes.
+    for (let i = 0; i <= value.length; i++) {
+      const item: unknown = value[i];
+      const long = typeof item === "string" && item.length >= LONG_STRING;
+      if (i < value.length && !long && i - from < items) continue;
+      if (i > from) {
+        const text = JSON.stringify(value.slice(from, i));
+        if (from > 0) out.appendByte(0x2c); // ,
+        // The slice's own brackets dropped: a view of the string, written without a copy.
+        out.append(text.slice(1, -1));
+        items = Math.max(1, Math.floor(((i - from) * pieceBytes) / Math.max(text.length, 1)));
+        from = i;
       }
-      first = false;
+      if (long) {
+        if (i > 0) out.appendByte(0x2c); // ,
+        out.appendString(item);
+        from = i + 1;
+      }
+      if (out.length - paused >= pieceBytes) {
+        yield;
+        paused = out.length;
+      }
     }
-    yield "}";
+    out.appendByte(0x5d); // ]
     return;
   }
-  yield "[";
-  let items = 64;
-  for (let start = 0; start < value.length; ) {
-    const end = Math.min(value.length, start + items);
-    const text = JSON.stringify(value.slice(start, end));
-    if (start > 0) yield ",";
-    // The slice's own brackets dropped: a view of the string, written without a copy (joined
-    // to the comma, it was flattened into a new string first).
-    yield text.slice(1, -1);
-    items = Math.max(1, Math.floor(((end - start) * pieceBytes) / Math.max(text.length, 1)));
-    start = end;
+  out.appendByte(0x7b); // {
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const entry: unknown = (value as Record<string, unknown>)[key];
+    const walked = isWalked(entry);
+    const text = walked || typeof entry === "string" ? undefined : jsonText(entry, key);
+    // As JSON.stringify does: undefined, functions and symbols leave their key out.
+    if (!walked && typeof entry !== "string" && text === undefined) continue;
+    if (!first) out.appendByte(0x2c); // ,
+    first = false;
+    out.appendString(key);
+    out.appendByte(0x3a); // :
+    if (walked) yield* jsonInto(entry, out, pieceBytes);
+    else if (text === undefined) out.appendString(entry as string);
+    else out.append(text);
+    if (out.length - paused >= pieceBytes) {
+      yield;
+      paused = out.length;
+    }
   }
-  yield "]";
+  out.appendByte(0x7d); // }
+}
+
+/** The JSON text JSON.stringify makes of a value (not a string) at `key` of its holder. */
+function jsonText(value: unknown, key: string): string | undefined {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  if (typeof value === "object" && typeof toJSON === "function") {
+    return JSON.stringify(toJSON.call(value, key)) as string | undefined;
+  }
+  return JSON.stringify(value) as string | undefined;
 }
 
 /**
  * A heavy answer's UTF-8 bytes, in one buffer allocated once at the size its operation
  * declared (an upper bound), grown only should the declaration have been short.
  */
-class JsonBuffer {
+export class JsonBuffer {
   #buffer: Buffer;
   #length = 0;
+  /** The last string written that needed no escaping. */
+  #plain: string | undefined = undefined;
 
   constructor(declaredBytes: number) {
     this.#buffer = Buffer.allocUnsafeSlow(Math.max(declaredBytes, 1024));
   }
 
   append(text: string): void {
-    // A UTF-16 unit takes at most 3 bytes; only a piece near the end is measured exactly.
+    // A UTF-16 unit takes at most 3 bytes; only a text near the end is measured exactly.
     if (this.#buffer.length - this.#length < text.length * 3) {
-      const needed = this.#length + Buffer.byteLength(text);
-      if (needed > this.#buffer.length) {
-        const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.#buffer.length * 2));
-        this.#buffer.copy(grown, 0, 0, this.#length);
-        this.#buffer = grown;
-      }
+      this.#room(Buffer.byteLength(text));
     }
     this.#length += this.#buffer.write(text, this.#length);
   }
 
+  /** One ASCII character, set in place: no call into C++ for a quote or a comma. */
+  appendByte(code: number): void {
+    if (this.#length === this.#buffer.length) this.#room(1);
+    this.#buffer[this.#length++] = code;
+  }
+
+  /**
+   * A string as JSON. The last string that needed no escaping is remembered, and the same
+   * string again is written as it is: an answer repeating a string (FizzBuzz's words) makes
+   * no new string for it.
+   */
+  appendString(text: string): void {
+    if (text === this.#plain) {
+      this.appendByte(0x22); // "
+      this.append(text);
+      this.appendByte(0x22);
+      return;
+    }
+    const json = JSON.stringify(text);
+    if (json.length === text.length + 2) this.#plain = text;
+    this.append(json);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.#length;
+  }
+
   bytes(): Buffer {
     return this.#buffer.subarray(0, this.#length);
+  }
+
+  #room(bytes: number): void {
+    const needed = this.#length + bytes;
+    if (needed <= this.#buffer.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.#buffer.length * 2));
+    this.#buffer.copy(grown, 0, 0, this.#length);
+    this.#buffer = grown;
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   IDLE_COLLECT_BYTES,
+  idleCollectionStarted,
+  idleForShrinking,
   isCollecting,
   isShrinking,
   keepShapes,
@@ -11,6 +13,7 @@ import {
   SHRINK_AFTER_TRAFFIC_MS,
   SHRINK_YOUNG_BYTES,
 } from "./idle-collection.js";
+import { createMetrics } from "./metrics.js";
 
 const MB = 1024 * 1024;
 
@@ -73,5 +76,22 @@ describe("exemplars kept through an idle collection", () => {
     keepShapes(context, second, 20, { "content-length": "100" });
     expect(keptReply(context)).toBe(second);
     expect(keptReply({})).toBeUndefined();
+  });
+});
+
+describe("idle collection's start", () => {
+  it("waits for the service to listen: building an app (metrics and all) starts no looks", () => {
+    // A start at a few hundred modules outlasts a look: its full collections delayed it.
+    createMetrics();
+    expect(idleCollectionStarted()).toBe(false);
+  });
+});
+
+describe("the first look after the start", () => {
+  it("shrinks past the first health probes; later looks only when nothing was answered", () => {
+    expect(idleForShrinking(true, 1, 0)).toBe(true);
+    expect(idleForShrinking(true, QUIET_REQUESTS + 1, 0)).toBe(false);
+    expect(idleForShrinking(false, 1, 0)).toBe(false);
+    expect(idleForShrinking(false, 3, 3)).toBe(true);
   });
 });

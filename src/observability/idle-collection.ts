@@ -64,6 +64,11 @@ export function keptReply(context: object): object | undefined {
 
 let started = false;
 
+/** Whether the looks have begun in this process (see {@link startIdleCollection}). */
+export function idleCollectionStarted(): boolean {
+  return started;
+}
+
 /** What the looks remember: requests answered at the last look, the heap's low point since. */
 export interface Looks {
   seen: number;
@@ -126,6 +131,19 @@ export function mayShrink(served: boolean, quietMs: number): boolean {
   return !served || quietMs >= SHRINK_AFTER_TRAFFIC_MS;
 }
 
+/**
+ * Whether a look counts as idle for {@link isShrinking}: nothing answered since the last
+ * look or, at the first look after the service starts listening, no more than
+ * {@link QUIET_REQUESTS} (its first health probes): the start's garbage and young
+ * generation are given back then, not left until a second with no request at all.
+ *
+ * @example
+ * idleForShrinking(true, 1, 0); // true: the first look, one /health answered
+ */
+export function idleForShrinking(first: boolean, count: number, seen: number): boolean {
+  return count === seen || (first && count - seen <= QUIET_REQUESTS);
+}
+
 function youngCommitted(): number {
   for (const space of getHeapSpaceStatistics()) {
     if (space.space_name === "new_space") return space.space_size;
@@ -133,7 +151,7 @@ function youngCommitted(): number {
   return 0;
 }
 
-/** Starts the looks, once per process; the timer never keeps the process alive. */
+/** Starts the looks, once per process, once it listens (server.ts); the timer never keeps the process alive. */
 export function startIdleCollection(): void {
   if (started) return;
   started = true;
@@ -144,12 +162,14 @@ export function startIdleCollection(): void {
   // first idle look after either gives it back, so a process idles at its smallest.
   let grown = true;
   let served = false;
+  let first = true;
   let answeredAt = performance.now();
   setInterval(() => {
     const count = answered.count;
     const now = performance.now();
-    const idle = count === looks.seen;
-    if (!idle) answeredAt = now;
+    if (count !== looks.seen) answeredAt = now;
+    const idle = idleForShrinking(first, count, looks.seen);
+    first = false;
     if (count - looks.seen > QUIET_REQUESTS) {
       grown = true;
       served = true;

@@ -4,7 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, type Metric, Registry } from "prom-client";
 import type { CalculationOutcome } from "../core/runner.js";
-import { answered, startIdleCollection } from "./idle-collection.js";
+import { answered } from "./idle-collection.js";
 
 export type Gateway = "rest" | "graphql" | "mcp";
 
@@ -158,7 +158,6 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  startIdleCollection();
   const tallies: { labels: CalculationLabels; count: number }[] = [];
   const http = new HttpStats();
   registry.registerMetric(http.counter());

@@ -315,14 +315,15 @@ let vettedAhead:
  * Begins vetting the operator's modules under `dirs` (those the next load would import),
  * so that the worker starts while the process loads the rest of the service; the next
  * {@link loadOperations} takes each verdict whose file still holds what was vetted.
- * Resolves once the vetting has begun.
+ * Resolves once the vetting has begun; a vetting begun and not yet taken by a load is not
+ * begun again.
  *
  * @example
  * void prepareOperations(operationsDirs(config.operationsDirs)); // then import the app, load
  */
 export async function prepareOperations(dirs: string[]): Promise<void> {
   const operator = dirs.filter((dir) => path.resolve(dir) !== path.resolve(DEFAULT_OPERATIONS_DIR));
-  if (operator.length === 0) return;
+  if (operator.length === 0 || vettedAhead !== undefined) return;
   vettedAhead = (async () => {
     const jobs: (VetJob & { hash: string })[] = [];
     for (const dir of operator) {

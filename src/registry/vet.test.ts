@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATION_QUERY } from "./kit-resolution.js";
 import { MAX_EXAMPLES, MAX_PARAMETERS, VET_HEAP_MB, type Verdict, vetModules } from "./vet.js";
@@ -120,4 +121,50 @@ describe("vetModules", () => {
       vetModules([], { serviceUrl: import.meta.url, fromSource: true, typescript: true }).size,
     ).toBe(0);
   });
+});
+
+describe("vetModules in batches", () => {
+  let dir: string;
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("answers a batch in one message, after one wait, and names the module a batch's fault came from", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "ucs-vet-batch-"));
+    const texts: Record<string, string> = {
+      "first.js": moduleText("first"),
+      "second.js": moduleText("second"),
+      "good.js": moduleText("good"),
+      "rejects.js": moduleText("rejects", { before: 'Promise.reject(new Error("floating"));' }),
+      "after.js": moduleText("after"),
+    };
+    const vet = async (names: string[]) => {
+      const jobs = [];
+      for (const name of names) {
+        const file = path.join(dir, name);
+        await writeFile(file, texts[name] as string);
+        jobs.push({ file, url: `${pathToFileURL(file).href}?${OPERATION_QUERY}` });
+      }
+      return vetModules(jobs, {
+        serviceUrl: new URL("./loader.ts", import.meta.url).href,
+        fromSource: true,
+        typescript: true,
+      });
+    };
+    const pair = await vet(["first.js", "second.js"]);
+    const second = pair.get(path.join(dir, "second.js"));
+    // Settled in the same turn as the first: one message, not one wait and message each.
+    const secondPending = await pair
+      .get(path.join(dir, "first.js"))
+      ?.then(() => inspect(second).includes("<pending>"));
+    expect(secondPending).toBe(false);
+    expect(await second).toMatchObject({ refusal: undefined, problems: [] });
+    const answers = await vet(["good.js", "rejects.js", "after.js"]);
+    const verdict = async (name: string) => answers.get(path.join(dir, name));
+    // The batch left a rejection: its modules vetted again one at a time, only the culprit refused.
+    expect((await verdict("rejects.js"))?.refusal).toMatch(/left a promise rejection unhandled/);
+    for (const name of ["good.js", "after.js"]) {
+      expect(await verdict(name), name).toMatchObject({ refusal: undefined, problems: [] });
+    }
+  }, 60_000);
 });

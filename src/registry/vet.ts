@@ -65,17 +65,32 @@ export interface VetOptions {
   heapMb?: number;
 }
 
-/** Messages from the worker (vet-worker.ts). */
+/**
+ * Modules the worker vets in one batch, at most, and how long it keeps a batch open (ms):
+ * a batch is answered after one wait for what its modules left behind (vet-worker.ts), so
+ * the serving process imports the first modules while the worker vets the next.
+ */
+export const VET_BATCH_MODULES = 32;
+export const VET_BATCH_MS = 100;
+
+/** What the worker answers for one module (see {@link Verdict}). */
+export interface VetAnswer {
+  refusal?: string;
+  importError?: string;
+  problems?: string[];
+  source?: string;
+}
+
+/**
+ * Messages from the worker (vet-worker.ts): a module's import begins; the answers for the
+ * modules from `index` on; the batch from `index` on left something behind, unanswered;
+ * every module answered, the worker's heap given back.
+ */
 export type VetMessage =
   | { type: "start"; index: number }
-  | {
-      type: "done";
-      index: number;
-      refusal?: string;
-      importError?: string;
-      problems?: string[];
-      source?: string;
-    };
+  | { type: "done"; index: number; answers: VetAnswer[] }
+  | { type: "fault"; index: number }
+  | { type: "finished" };
 
 /**
  * A module's verdict: `refusal`, why the process must not import it; `importError`, the
@@ -99,6 +114,8 @@ export interface VetWorkerData {
   jobs: VetJob[];
   serviceUrl: string;
   fromSource: boolean;
+  /** The first jobs to vet one at a time, each with its own wait (the rest in batches). */
+  exact?: number;
 }
 
 /** tsx's entry, as `node --import tsx` loads it (resolved from here, whatever the cwd). */
@@ -121,8 +138,11 @@ const { workerData } = require("node:worker_threads");
 `;
 
 /**
- * Vets `jobs` in order, in one worker while they pass; a worker stopped by a module is
- * replaced for the modules after it. Answers each file's {@link Verdict}. Never rejects.
+ * Vets `jobs` in order, in one worker while they pass, in batches (vet-worker.ts). A worker
+ * stopped by a module, or a batch that left a rejection or an exception behind, is
+ * replaced for the modules it had not answered: the modules of that batch are vetted one
+ * at a time, so the refusal names the module under way, and the rest in batches again.
+ * Answers each file's {@link Verdict}. Never rejects.
  *
  * @example
  * const verdicts = vetModules([{ file, url }], { serviceUrl: import.meta.url, fromSource: false, typescript: false });
@@ -145,23 +165,28 @@ export function vetModules(
     );
   }
   const tsx = options.typescript ? TSX() : undefined;
+  // Every worker of this vetting sees the environment it began with: a batch vetted again
+  // one module at a time meets what it met the first time.
+  const env = { ...process.env };
 
-  /** Starts a worker for the jobs from `first` on. */
-  const run = (first: number) => {
-    if (first >= jobs.length) return;
+  /** Starts a worker for `order` (indices into `jobs`), the first `exact` one at a time. */
+  const run = (order: readonly number[], exact: number) => {
+    if (order.length === 0) return;
     const data: VetWorkerData = {
-      jobs: jobs.slice(first),
+      jobs: order.map((index) => jobs[index] as VetJob),
       serviceUrl: options.serviceUrl,
       fromSource: options.fromSource,
+      exact,
     };
     const worker =
       tsx === undefined || WORKER_TAKES_HOOKS
-        ? vetThread(data, tsx, heapMb)
-        : vetChild(data, tsx, heapMb);
-    // The job under way (an index into `jobs`), and the next one not yet answered.
+        ? vetThread(data, tsx, heapMb, env)
+        : vetChild(data, tsx, heapMb, env);
+    // The last job whose import began and the first not yet answered (positions in `order`).
     let current: number | undefined;
-    let next = first;
+    let next = 0;
     let stopped = false;
+    let faulted = false;
     let failure: Error | undefined;
     let timer: NodeJS.Timeout | undefined;
     const arm = (ms: number) => {
@@ -174,14 +199,21 @@ export function vetModules(
     arm(Math.max(timeoutMs, BOOT_TIMEOUT_MS));
     worker.on("message", (message: VetMessage) => {
       if (message.type === "start") {
-        current = first + message.index;
+        current = message.index;
         arm(timeoutMs);
+      } else if (message.type === "fault" || message.type === "finished") {
+        faulted = message.type === "fault";
+        clearTimeout(timer);
+        void worker.terminate();
       } else {
-        const { refusal, importError, problems, source } = message;
-        settle[first + message.index]?.({ refusal, importError, problems, source });
+        for (const [offset, answer] of message.answers.entries()) {
+          settle[order[message.index + offset] as number]?.(answer);
+        }
+        next = message.index + message.answers.length;
         current = undefined;
-        next = first + message.index + 1;
-        if (next >= jobs.length) clearTimeout(timer);
+        // Every module answered: the worker gives its heap back, then is ended (a module's
+        // timers must not keep it alive), within the time a module has.
+        if (next >= order.length) arm(timeoutMs);
       }
     });
     worker.on("error", (error) => {
@@ -189,25 +221,31 @@ export function vetModules(
     });
     worker.on("exit", (code) => {
       clearTimeout(timer);
-      if (next >= jobs.length) return;
-      const reason =
-        stopped && current === undefined
-          ? "the vetting worker did not answer in time"
-          : refusalOf({ stopped, failure, code, timeoutMs, heapMb });
-      if (current !== undefined) {
-        settle[current]?.({ refusal: reason });
-        run(current + 1);
-      } else if (next > first) {
-        run(next); // stopped between two modules: the rest get a worker of their own
-      } else {
+      if (next >= order.length) return;
+      const reason = refusalOf({ stopped, failure, code, timeoutMs, heapMb });
+      if (current === undefined && next === 0) {
         // The worker never reached a module: nothing may be imported unvetted.
-        for (let index = next; index < jobs.length; index++) {
-          settle[index]?.({ refusal: `could not be vetted: ${reason}` });
-        }
+        const why = stopped ? "the vetting worker did not answer in time" : reason;
+        for (const index of order) settle[index]?.({ refusal: `could not be vetted: ${why}` });
+      } else if (faulted || current === undefined) {
+        // A batch left something behind (or the worker ended between modules): its modules
+        // again, one at a time, to name the one; the rest in batches.
+        run(order.slice(next), Math.max(1, (current ?? next) - next + 1, exact - next));
+      } else {
+        // Stopped while importing or checking `current`: refused; the modules of its batch
+        // before it again, one at a time (one of them may have set it off), the rest after.
+        settle[order[current] as number]?.({ refusal: reason });
+        run(
+          [...order.slice(next, current), ...order.slice(current + 1)],
+          current - next + Math.max(0, exact - current - 1),
+        );
       }
     });
   };
-  run(0);
+  run(
+    jobs.map((_, index) => index),
+    0,
+  );
   return verdicts;
 }
 
@@ -220,9 +258,15 @@ interface Vetter {
 }
 
 /** A worker thread, its heap bounded; what a module prints while vetted is dropped. */
-function vetThread(data: VetWorkerData, tsx: string | undefined, heapMb: number): Vetter {
+function vetThread(
+  data: VetWorkerData,
+  tsx: string | undefined,
+  heapMb: number,
+  env: NodeJS.ProcessEnv,
+): Vetter {
   const worker = new Worker(BOOT, {
     eval: true,
+    env,
     workerData: { ...data, tsx, entry: ENTRY },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: VET_YOUNG_MB },
     stdout: true,
@@ -237,18 +281,24 @@ function vetThread(data: VetWorkerData, tsx: string | undefined, heapMb: number)
  * A child process with tsx's hooks, for a Node whose threads do not take them: the same
  * messages, its exits told as a thread's (out of memory as ERR_WORKER_OUT_OF_MEMORY).
  */
-function vetChild(data: VetWorkerData, tsx: string, heapMb: number): Vetter {
+function vetChild(
+  data: VetWorkerData,
+  tsx: string,
+  heapMb: number,
+  env: NodeJS.ProcessEnv,
+): Vetter {
   const events = new EventEmitter();
   const child = fork(fileURLToPath(ENTRY), [], {
     execArgv: ["--import", tsx, `--max-old-space-size=${heapMb}`],
-    env: { ...process.env, [VET_DATA_ENV]: JSON.stringify(data) },
+    env: { ...env, [VET_DATA_ENV]: JSON.stringify(data) },
     stdio: ["ignore", "ignore", "ignore", "ipc"],
   });
   let answered = 0;
   child.on("message", (message: VetMessage) => {
     events.emit("message", message);
     // Every module answered: the child has nothing more to do (a module's timer may keep it).
-    if (message.type === "done" && ++answered === data.jobs.length) child.kill("SIGKILL");
+    if (message.type === "done") answered += message.answers.length;
+    if (answered === data.jobs.length) child.kill("SIGKILL");
   });
   child.on("error", (error) => events.emit("error", error));
   child.on("exit", (code, signal) => {

@@ -48,11 +48,11 @@ const HEADERS = { "x-api-key": KEY };
  * as a multiple of the same start without an operator's folder, measured alongside: on the
  * shared machine the CPU a start takes moves up to 2x with the other load, the ratio little.
  */
-const START_CPU_RATIO = 3.5;
+const START_CPU_RATIO = 3.0;
 /** A ceiling whatever the load: a start that wedges or loops on a module is far past it. */
 const START_CPU_MS = 9_000;
 /** Resident memory and V8 heap used once the started service has sat idle for {@link IDLE_MS}. */
-const IDLE_RSS_MB = 165;
+const IDLE_RSS_MB = 140;
 const HEAP_USED_MB = 56;
 const IDLE_MS = 3_000;
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKeyDirectory, type KeyDirectory } from "./directory.js";
-import { type KeyStore, openKeyStore } from "./store.js";
+import { hashSecret, type KeyStore, openKeyStore } from "./store.js";
 
 const opened: { store: KeyStore; directory?: KeyDirectory }[] = [];
 afterEach(async () => {
@@ -12,6 +12,10 @@ afterEach(async () => {
     await store.close();
   }
 });
+
+/** A lookup as the key checker makes it: the value and its digest. */
+const find = (directory: KeyDirectory, presented: string) =>
+  directory.find(presented, hashSecret(presented));
 
 async function setup(now = () => Date.now()) {
   const store = await openKeyStore({ dataDir: mkdtempSync(join(tmpdir(), "ucs-dir-")) });
@@ -29,7 +33,7 @@ describe("the key directory", () => {
       plan: { limit: 5, windowSeconds: 60 },
     });
     await directory.start();
-    expect(directory.find(secret)).toMatchObject({
+    expect(find(directory, secret)).toMatchObject({
       id: record.id,
       prefix: record.prefix,
       name: "acme",
@@ -37,8 +41,8 @@ describe("the key directory", () => {
       plan: { limit: 5, windowSeconds: 60 },
       managed: true,
     });
-    expect(directory.find(`${secret}x`)).toBeUndefined();
-    expect(directory.find("x".repeat(10_000))).toBeUndefined();
+    expect(find(directory, `${secret}x`)).toBeUndefined();
+    expect(find(directory, "x".repeat(10_000))).toBeUndefined();
   });
 
   it("sees a change once refreshed: revoked, disabled, rolled, scoped anew", async () => {
@@ -49,13 +53,13 @@ describe("the key directory", () => {
     await store.revoke(a.record.id);
     await store.update(b.record.id, { scopes: ["hash"] });
     // Not read yet: the directory holds what it read.
-    expect(directory.find(a.secret)).toBeDefined();
+    expect(find(directory, a.secret)).toBeDefined();
     await directory.refresh();
-    expect(directory.find(a.secret)).toBeUndefined();
-    expect(directory.find(b.secret)?.scopes).toEqual(["hash"]);
+    expect(find(directory, a.secret)).toBeUndefined();
+    expect(find(directory, b.secret)?.scopes).toEqual(["hash"]);
     await store.update(b.record.id, { disabled: true });
     await directory.refresh();
-    expect(directory.find(b.secret)).toBeUndefined();
+    expect(find(directory, b.secret)).toBeUndefined();
     expect(directory.record(a.record.id)).toBeUndefined();
   });
 
@@ -66,11 +70,11 @@ describe("the key directory", () => {
     await directory.start();
     const rolled = await store.roll(record.id, 60);
     await directory.refresh();
-    expect(directory.find(rolled?.secret ?? "")?.id).toBe(record.id);
-    expect(directory.find(old)?.id).toBe(record.id);
+    expect(find(directory, rolled?.secret ?? "")?.id).toBe(record.id);
+    expect(find(directory, old)?.id).toBe(record.id);
     clock += 61_000;
-    expect(directory.find(old)).toBeUndefined();
-    expect(directory.find(rolled?.secret ?? "")?.id).toBe(record.id);
+    expect(find(directory, old)).toBeUndefined();
+    expect(find(directory, rolled?.secret ?? "")?.id).toBe(record.id);
   });
 
   it("an expired key is refused from its expiry on", async () => {
@@ -78,9 +82,9 @@ describe("the key directory", () => {
     const { store, directory } = await setup(() => clock);
     const { secret } = await store.create({ name: "e", expiresAt: "2030-01-01T00:01:00Z" });
     await directory.start();
-    expect(directory.find(secret)).toBeDefined();
+    expect(find(directory, secret)).toBeDefined();
     clock += 60_000;
-    expect(directory.find(secret)).toBeUndefined();
+    expect(find(directory, secret)).toBeUndefined();
   });
 
   it("keeps the keys it holds while the store cannot be read, and says so", async () => {
@@ -92,7 +96,7 @@ describe("the key directory", () => {
     await store.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(errors.length).toBeGreaterThan(0);
-    expect(directory.find(secret)).toBeDefined();
+    expect(find(directory, secret)).toBeDefined();
     directory.close();
   });
 

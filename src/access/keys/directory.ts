@@ -1,9 +1,10 @@
 /**
  * The managed keys, held in the process: every key of the store by the hash of its
  * secret, so verifying a key makes no database round trip and costs the same (one
- * SHA-256 and one lookup) whether the key is valid, unknown, revoked, disabled or
- * expired. A value without the managed keys' public `ucs_` prefix cannot be one and is
- * not hashed: what that skips depends on what the client sent, not on any key held. Changes are read by polling the store's change counter, so a change made by
+ * lookup of the digest the key checker made) whether the key is valid, unknown, revoked,
+ * disabled or expired. A value without the managed keys' public `ucs_` prefix cannot be
+ * one and is not looked up: what that skips depends on what the client sent, not on any
+ * key held. Changes are read by polling the store's change counter, so a change made by
  * any process is seen here within one poll (and at once in the process that made it,
  * which refreshes after each write). With the store unreachable the keys already held
  * keep working; a refresh that fails is retried at the next poll.
@@ -11,7 +12,8 @@
 
 import type { KeySource } from "../keys.js";
 import { Principal } from "../principal.js";
-import { hashSecret, type KeyRecord, type KeyStore, SECRET_PREFIX } from "./store.js";
+import type { KeyRecord, KeyStore } from "./store.js";
+import { SECRET_PREFIX } from "./store.js";
 
 /** The longest value worth hashing: a managed key is `ucs_` and 40 characters. */
 const MAX_PRESENTED = 256;
@@ -126,11 +128,11 @@ export function createKeyDirectory(store: KeyStore, options: DirectoryOptions = 
     close() {
       clearInterval(timer);
     },
-    find(presented) {
+    find(presented, digest) {
       if (presented.length > MAX_PRESENTED || !presented.startsWith(SECRET_PREFIX)) {
         return undefined;
       }
-      const held = byHash.get(hashSecret(presented));
+      const held = byHash.get(digest);
       if (held === undefined) return undefined;
       if (held.record.disabled || now() >= held.validUntil) return undefined;
       return held.principal;

@@ -7,12 +7,13 @@
  * Nothing here is on the request path: the in-process cache reads `changedSince` and the
  * usage recorder batches into `addUsage`.
  */
-import { hash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Dialect, Kysely, PostgresDialect, type Transaction } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
+import { secretDigest } from "../../http/auth.js";
 import type { Plan } from "../principal.js";
 import { loadNodeSqlite, NodeSqliteDialect } from "./node-sqlite-dialect.js";
 
@@ -152,11 +153,11 @@ export class InvalidCursorError extends Error {
   }
 }
 
-/** Hex SHA-256 of a secret: what the store keeps and what a presented key is looked up by. */
-export function hashSecret(secret: string): string {
-  // One-shot: no Hash object per presented key.
-  return hash("sha256", secret, "hex");
-}
+/**
+ * Hex SHA-256 of a secret: what the store keeps, and the digest the key checker looks a
+ * presented key up by (the same function, so the two always agree).
+ */
+export const hashSecret: (secret: string) => string = secretDigest;
 
 /**
  * `length` base62 characters from crypto.randomBytes, unbiased: bytes ≥ 248 (4 × 62) are
