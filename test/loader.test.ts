@@ -22,6 +22,14 @@ import { AUTH, TEST_KEY } from "./helpers.js";
 
 const fixtures = (dir: string) => fileURLToPath(new URL(`./fixtures/${dir}/`, import.meta.url));
 
+/** Writes the echo fixture to `dir`/extra/echo.ts with `header` above it; answers its path. */
+async function echoWith(dir: string, header: string): Promise<string> {
+  await mkdir(path.join(dir, "extra"), { recursive: true });
+  const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
+  const file = path.join(dir, "extra", "echo.ts");
+  await writeFile(file, `${header}\n${echo}`);
+  return file;
+}
 describe("checkOperation", () => {
   const withShape = (parameters: number, examples: number) =>
     defineOperation({
@@ -90,13 +98,10 @@ describe("loadOperations", () => {
   it("refuses a module the vetting worker refuses, without importing it here", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-vet-"));
     try {
-      await mkdir(path.join(dir, "extra"));
-      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
-      const file = path.join(dir, "extra", "echo.ts");
       // Marks this thread when imported, then leaves a rejection nothing handles.
-      await writeFile(
-        file,
-        `(globalThis as Record<string, unknown>).ucsVetImported = true;\nPromise.reject(new Error("floating"));\n${echo}`,
+      const file = await echoWith(
+        dir,
+        `(globalThis as Record<string, unknown>).ucsVetImported = true;\nPromise.reject(new Error("floating"));`,
       );
       const refused: string[] = [];
       const message = await loadOperations([dir], {
@@ -109,10 +114,10 @@ describe("loadOperations", () => {
 
       // An import that fails in the worker only: reported as any failed import, and the
       // calling thread never imports it.
-      await writeFile(
-        file,
+      await echoWith(
+        dir,
         // The vetting runs in a worker thread, or (Node 22) a child process with UCS_VET_DATA.
-        `import { isMainThread } from "node:worker_threads";\nif (!isMainThread || process.env.UCS_VET_DATA) throw new Error("worker only");\n(globalThis as Record<string, unknown>).ucsVetImported = true;\n${echo}`,
+        `import { isMainThread } from "node:worker_threads";\nif (!isMainThread || process.env.UCS_VET_DATA) throw new Error("worker only");\n(globalThis as Record<string, unknown>).ucsVetImported = true;`,
       );
       const failed = await loadOperations([dir], { fresh: true }).catch(
         (error: Error) => error.message,
@@ -158,13 +163,10 @@ describe("loadOperations", () => {
   it("begins one vetting ahead: a second prepareOperations before the load begins none", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "ucs-loader-ahead-once-"));
     try {
-      await mkdir(path.join(dir, "extra"));
-      const echo = await readFile(path.join(fixtures("operations"), "extra", "echo.ts"), "utf8");
-      const file = path.join(dir, "extra", "echo.ts");
       // Refused only by a worker started while the variable is set: the first one.
-      await writeFile(
-        file,
-        `if (process.env.UCS_VET_PROBE === "refuse") Promise.reject(new Error("probe"));\n${echo}`,
+      const file = await echoWith(
+        dir,
+        `if (process.env.UCS_VET_PROBE === "refuse") Promise.reject(new Error("probe"));`,
       );
       process.env.UCS_VET_PROBE = "refuse";
       try {
