@@ -1,6 +1,7 @@
 /**
  * CPU profile of the service under one benchmark load: starts `node --cpu-prof
- * dist/src/server.js` (as `npm run bench` runs it: the shipped quota and log level), loads it with autocannon at 50
+ * dist/src/server.js` (as `npm run bench` runs it: `npm start`'s node flags and malloc
+ * settings, the shipped quota and log level), loads it with autocannon at 50
  * connections, sends SIGTERM (the service drains and exits 0, writing the profile), and
  * prints where the time went during the load. `raw` profiles the bare node:http server
  * the same way, for comparison, and so does `bare-fastify` (the framework alone).
@@ -14,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startCommand } from "../scripts/lib/start-command.js";
 import { loadOperations } from "../src/registry/loader.js";
 import { type CpuProfile, formatSummary, summariseProfile } from "./cpuprofile-top.js";
 import { runLoad, stopLoad } from "./lib/load.js";
@@ -22,6 +24,8 @@ import { shippedEnv } from "./lib/shipped.js";
 import { API_KEY, BENCH_QUOTA, buildWorkloads, checkWorkload } from "./lib/workload.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** `npm start`'s node flags and malloc settings: the service is profiled as it runs. */
+const START = startCommand();
 
 function log(message: string): void {
   process.stderr.write(`[profile] ${message}\n`);
@@ -67,11 +71,17 @@ async function main(): Promise<number> {
     mkdirSync(dir, { recursive: true });
     const server = await startNode({
       name: `profile-${name}`,
-      args: ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=250", script],
-      // As shipped (quota on, info log), its key store in this run's temp dir.
+      args: [
+        ...(workload.server === "service" ? START.nodeFlags : []),
+        "--cpu-prof",
+        `--cpu-prof-dir=${dir}`,
+        "--cpu-prof-interval=250",
+        script,
+      ],
+      // As shipped (npm start's flags, quota on, info log), its key store in this run's temp dir.
       env:
         workload.server === "service"
-          ? shippedEnv(path.join(logDir, `${name}-data`))
+          ? { ...START.env, ...shippedEnv(path.join(logDir, `${name}-data`)) }
           : {
               API_KEYS: API_KEY,
               ...(workload.server === "bare-fastify-rate-limit"
