@@ -158,13 +158,16 @@ describe("vetModules in batches", () => {
       .get(path.join(dir, "first.js"))
       ?.then(() => inspect(second).includes("<pending>"));
     expect(secondPending).toBe(false);
-    expect(await second).toMatchObject({ refusal: undefined, problems: [] });
+    // toEqual: a verdict from Node 22's child process has no `refusal` key at all.
+    expect(await second).toEqual(expect.objectContaining({ problems: [] }));
+    expect((await second)?.refusal).toBeUndefined();
     const answers = await vet(["good.js", "rejects.js", "after.js"]);
     const verdict = async (name: string) => answers.get(path.join(dir, name));
     // The batch left a rejection: its modules vetted again one at a time, only the culprit refused.
     expect((await verdict("rejects.js"))?.refusal).toMatch(/left a promise rejection unhandled/);
     for (const name of ["good.js", "after.js"]) {
-      expect(await verdict(name), name).toMatchObject({ refusal: undefined, problems: [] });
+      expect(await verdict(name), name).toEqual(expect.objectContaining({ problems: [] }));
+      expect((await verdict(name))?.refusal, name).toBeUndefined();
     }
   }, 60_000);
 });
