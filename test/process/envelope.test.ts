@@ -282,6 +282,14 @@ it(
     const heapAtStart = await service.heapUsedMb();
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const json = { "content-type": "application/json" };
+    const graphql = (query: string) =>
+      send(
+        service.port,
+        agent,
+        "/graphql",
+        { ...json, "x-api-key": key() },
+        { method: "POST", body: JSON.stringify({ query }) },
+      );
     const tasks: ((i: number) => Promise<Answer>)[] = [
       (i) => send(service.port, agent, `/v1/math/sum?numbers=${i},0.5`, { "x-api-key": key() }),
       (i) => send(service.port, agent, `/v1/math/sum?numbers=${i},x`, { "x-api-key": key() }),
@@ -296,31 +304,9 @@ it(
             localAddress: STRANGERS[i % STRANGERS.length],
           },
         ),
-      () =>
-        send(
-          service.port,
-          agent,
-          "/graphql",
-          { ...json, "x-api-key": key() },
-          {
-            method: "POST",
-            body: JSON.stringify({ query: '{ math { sum(numbers: ["1", "2"]) { count } } }' }),
-          },
-        ),
+      () => graphql('{ math { sum(numbers: ["1", "2"]) { count } } }'),
       // A document never seen before, every time.
-      (i) =>
-        send(
-          service.port,
-          agent,
-          "/graphql",
-          { ...json, "x-api-key": key() },
-          {
-            method: "POST",
-            body: JSON.stringify({
-              query: `query Q${i} { s${i}: math { sum(numbers: ["${i}", "2"]) { count } } }`,
-            }),
-          },
-        ),
+      (i) => graphql(`query Q${i} { s${i}: math { sum(numbers: ["${i}", "2"]) { count } } }`),
       () => send(service.port, agent, COSTLY_PATH, { "x-api-key": key() }),
     ];
     const counts = new Map<string, number>();
