@@ -193,11 +193,12 @@ const LONG_STRING = 256;
 
 /**
  * Writes `JSON.stringify(value)` into `out`, pausing (a `yield`) each time about
- * `pieceBytes` more bytes are written. Arrays and plain objects are walked and their strings
- * written straight into the buffer: no JSON text is made as a string in between (for an
- * answer of megabytes, as many megabytes of short-lived strings, most of the collector's
- * work). Other values go through JSON.stringify one at a time; a `toJSON` below the top is
- * called with its index or key, as JSON.stringify does.
+ * `pieceBytes` more bytes are written. Plain objects are walked entry by entry, their
+ * strings written straight into the buffer. An array's long strings are written the same
+ * way (made into JSON text first, a megabytes answer was as many megabytes of short-lived
+ * strings, most of the collector's work); its other items are stringified a slice at a
+ * time, so a `toJSON` among them is called with its index within the slice, not within
+ * its array.
  *
  * @example
  * const out = new JsonBuffer(64);
