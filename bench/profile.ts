@@ -1,6 +1,6 @@
 /**
  * CPU profile of the service under one benchmark load: starts `node --cpu-prof
- * dist/src/server.js` (as `npm run bench` runs it: `npm start`'s node flags and malloc
+ * dist/src/server.js` (as `npm run bench` runs it, pinned to CPU 0 with the load on CPU 1: `npm start`'s node flags and malloc
  * settings, the shipped quota and log level), loads it with autocannon at 50
  * connections, sends SIGTERM (the service drains and exits 0, writing the profile), and
  * prints where the time went during the load. `raw` profiles the bare node:http server
@@ -19,7 +19,7 @@ import { startCommand } from "../scripts/lib/start-command.js";
 import { loadOperations } from "../src/registry/loader.js";
 import { type CpuProfile, formatSummary, summariseProfile } from "./cpuprofile-top.js";
 import { runLoad, stopLoad } from "./lib/load.js";
-import { killAllNow, startNode, stopServer, waitReady } from "./lib/proc.js";
+import { killAllNow, pinToCpu, startNode, stopServer, waitReady } from "./lib/proc.js";
 import { shippedEnv } from "./lib/shipped.js";
 import { API_KEY, BENCH_QUOTA, buildWorkloads, checkWorkload } from "./lib/workload.js";
 
@@ -55,6 +55,7 @@ async function main(): Promise<number> {
     if (build.status !== 0) throw new Error("npm run build failed");
   }
   const workloads = buildWorkloads(await loadOperations());
+  pinToCpu(process.pid, 1);
   const logDir = mkdtempSync(path.join(os.tmpdir(), "ucs-profile-"));
   for (const name of values.targets.split(",")) {
     const workload = workloads.find((w) => w.name === name);
@@ -94,6 +95,9 @@ async function main(): Promise<number> {
       logDir,
       cwd: ROOT,
     });
+    // Pinned as the bench pins: the service on CPU 0, the load on CPU 1. Unpinned, the two
+    // share a CPU at times and every socket write pays for waking the other side.
+    pinToCpu(server.pid, 0);
     await waitReady(server, { path: workload.server === "raw" ? "/" : "/health" });
     const problems = await checkWorkload(server.origin, workload);
     if (problems.length > 0) throw new Error(problems.join("\n"));
