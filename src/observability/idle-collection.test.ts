@@ -1,62 +1,103 @@
 import { describe, expect, it } from "vitest";
 import {
+  IDLE_CHECK_MS,
   IDLE_COLLECT_BYTES,
   idleCollectionStarted,
-  idleForShrinking,
-  isCollecting,
-  isShrinking,
   keepShapes,
   keptReply,
+  type LookVerdict,
+  look,
   MAX_KEPT_REQUEST_BYTES,
-  mayShrink,
   QUIET_REQUESTS,
   SHRINK_AFTER_TRAFFIC_MS,
   SHRINK_YOUNG_BYTES,
+  startingLooks,
 } from "./idle-collection.js";
 import { createMetrics } from "./metrics.js";
 
 const MB = 1024 * 1024;
 
-describe("idle collection", () => {
-  it("collects when the process is quiet and its heap grew since the low point", () => {
-    const looks = { seen: 100, base: 30 * MB };
-    // Busy: more than QUIET_REQUESTS answered since the last look, whatever the heap.
-    expect(isCollecting(looks, 100 + QUIET_REQUESTS + 1, 90 * MB)).toBe(false);
-    // Quiet, the heap not grown enough.
-    expect(isCollecting(looks, looks.seen + 1, 30 * MB + IDLE_COLLECT_BYTES - 1)).toBe(false);
-    // Quiet (a scrape or two) and grown: collects.
-    expect(isCollecting(looks, looks.seen + QUIET_REQUESTS, 30 * MB + IDLE_COLLECT_BYTES)).toBe(
-      true,
-    );
-  });
+/** One look: requests answered since the last, heap used and young generation (MB), verdict. */
+type Step = [answered: number, usedMb: number, youngMb: number, verdict: LookVerdict];
 
-  it("measures growth from the heap's lowest point seen since the last collection", () => {
-    const looks = { seen: 0, base: 50 * MB };
-    expect(isCollecting(looks, 0, 35 * MB)).toBe(false);
-    expect(looks.base).toBe(35 * MB);
-    expect(isCollecting(looks, 0, 35 * MB + IDLE_COLLECT_BYTES)).toBe(true);
-  });
+const BIG_YOUNG = SHRINK_YOUNG_BYTES / MB + 12;
+const GROWTH = IDLE_COLLECT_BYTES / MB;
+/** Looks in a quiet minute after traffic: every look but the last finds the pause too short. */
+const QUIET_MINUTE = Math.ceil(SHRINK_AFTER_TRAFFIC_MS / IDLE_CHECK_MS);
 
-  it("shrinks the young generation once per idle spell, only when nothing was answered", () => {
-    const big = SHRINK_YOUNG_BYTES + 1;
-    expect(isShrinking(true, true, big)).toBe(true);
-    // A scrape in the last second: someone may wait on the pauses.
-    expect(isShrinking(true, false, big)).toBe(false);
-    // Given back already, and not busy since.
-    expect(isShrinking(false, true, big)).toBe(false);
-    // Small already.
-    expect(isShrinking(true, true, SHRINK_YOUNG_BYTES)).toBe(false);
-  });
-});
+/** Each case: looks a second apart from a fresh start (heap 30 MB), and what each does. */
+const CASES: [string, Step[]][] = [
+  [
+    "the first look after listen shrinks past its first health probes",
+    [[1, 30, BIG_YOUNG, "shrink"]],
+  ],
+  ["but not past more than a few requests", [[QUIET_REQUESTS + 1, 30, BIG_YOUNG, "none"]]],
+  [
+    "a later look shrinks only when nothing was answered since the last (start's garbage is collected)",
+    [
+      [QUIET_REQUESTS + 1, 30, BIG_YOUNG, "none"],
+      [1, 30, BIG_YOUNG, "collect"],
+    ],
+  ],
+  ["a young generation small already is left", [[0, 30, SHRINK_YOUNG_BYTES / MB, "collect"]]],
+  [
+    "once given back, it is not shrunk again until a busy look",
+    [
+      [0, 30, BIG_YOUNG, "shrink"],
+      [0, 30, BIG_YOUNG, "none"],
+    ],
+  ],
+  [
+    "after traffic, a quiet look collects a grown heap but keeps the young generation",
+    [
+      [0, 30, BIG_YOUNG, "shrink"],
+      [100, 60, BIG_YOUNG, "none"],
+      [0, 60, BIG_YOUNG, "collect"],
+    ],
+  ],
+  [
+    "quiet for the whole pause after traffic, it shrinks once",
+    [
+      [0, 30, BIG_YOUNG, "shrink"],
+      [100, 60, BIG_YOUNG, "none"],
+      ...Array.from({ length: QUIET_MINUTE - 1 }, (): Step => [0, 31, BIG_YOUNG, "none"]),
+      [0, 31, BIG_YOUNG, "shrink"],
+      [0, 31, BIG_YOUNG, "none"],
+    ],
+  ],
+  [
+    "a scrape or two is quiet: it collects a heap grown since its low point",
+    [
+      [0, 30, BIG_YOUNG, "shrink"],
+      [QUIET_REQUESTS, 30 + GROWTH - 1, 1, "none"],
+      [QUIET_REQUESTS, 30 + GROWTH, 1, "collect"],
+    ],
+  ],
+  [
+    "growth counts from the heap's lowest point since the last collection",
+    [
+      [0, 30, BIG_YOUNG, "shrink"],
+      [100, 20, BIG_YOUNG, "none"],
+      [100, 20 + GROWTH + 5, BIG_YOUNG, "none"],
+      [0, 20 + GROWTH, 1, "collect"],
+    ],
+  ],
+];
 
-describe("shrinking after traffic", () => {
-  it("shrinks at the first idle look after start, after traffic only when quiet long", () => {
-    // Only starting has run: its young generation goes back at once.
-    expect(mayShrink(false, 1000)).toBe(true);
-    // A pause between bursts keeps the young generation and the optimised code.
-    expect(mayShrink(true, 1000)).toBe(false);
-    expect(mayShrink(true, SHRINK_AFTER_TRAFFIC_MS - 1)).toBe(false);
-    expect(mayShrink(true, SHRINK_AFTER_TRAFFIC_MS)).toBe(true);
+describe("idle collection: what each look does", () => {
+  it.each(CASES)("%s", (_name, steps) => {
+    const looks = startingLooks(0, 0);
+    let count = 0;
+    let now = 0;
+    const verdicts = steps.map(([answered, usedMb, youngMb]) => {
+      count += answered;
+      now += IDLE_CHECK_MS;
+      const verdict = look(looks, count, now, usedMb * MB, youngMb * MB);
+      // The service sets the base to the heap after a collection.
+      if (verdict !== "none") looks.base = usedMb * MB;
+      return verdict;
+    });
+    expect(verdicts).toEqual(steps.map((step) => step[3]));
   });
 });
 
@@ -84,14 +125,5 @@ describe("idle collection's start", () => {
     // A start at a few hundred modules outlasts a look: its full collections delayed it.
     createMetrics();
     expect(idleCollectionStarted()).toBe(false);
-  });
-});
-
-describe("the first look after the start", () => {
-  it("shrinks past the first health probes; later looks only when nothing was answered", () => {
-    expect(idleForShrinking(true, 1, 0)).toBe(true);
-    expect(idleForShrinking(true, QUIET_REQUESTS + 1, 0)).toBe(false);
-    expect(idleForShrinking(false, 1, 0)).toBe(false);
-    expect(idleForShrinking(false, 3, 3)).toBe(true);
   });
 });

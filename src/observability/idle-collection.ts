@@ -69,45 +69,8 @@ export function idleCollectionStarted(): boolean {
   return started;
 }
 
-/** What the looks remember: requests answered at the last look, the heap's low point since. */
-export interface Looks {
-  seen: number;
-  base: number;
-}
-
-/**
- * Whether a look that finds `count` requests answered so far and `used` bytes of heap
- * collects; updates `looks` (the caller sets `base` after a collection).
- *
- * @example
- * const looks = { seen: 0, base: 0 };
- * isCollecting(looks, 2, 40 * 1024 * 1024); // true: quiet, and the heap grew
- */
-export function isCollecting(looks: Looks, count: number, used: number): boolean {
-  const busy = count - looks.seen > QUIET_REQUESTS;
-  looks.seen = count;
-  if (busy || used - looks.base < IDLE_COLLECT_BYTES) {
-    looks.base = Math.min(looks.base, used);
-    return false;
-  }
-  return true;
-}
-
 /** Young generation committed (bytes) above which an idle process gives it back. */
 export const SHRINK_YOUNG_BYTES = 4 * 1024 * 1024;
-
-/**
- * Whether a look shrinks the young generation (a last-resort collection): the process
- * answered nothing since the last look (nobody waits on its pauses), the young generation
- * holds more than {@link SHRINK_YOUNG_BYTES}, and it grew since it was last given back
- * (`grown`: set at start and by every busy look), so a process idle for hours shrinks once.
- *
- * @example
- * isShrinking(true, true, 16 * 1024 * 1024); // true: after start, idle, 16 MB committed
- */
-export function isShrinking(grown: boolean, idle: boolean, youngBytes: number): boolean {
-  return grown && idle && youngBytes > SHRINK_YOUNG_BYTES;
-}
 
 /**
  * Quiet, after traffic, before a look shrinks the young generation. The last-resort
@@ -118,30 +81,79 @@ export function isShrinking(grown: boolean, idle: boolean, youngBytes: number): 
  */
 export const SHRINK_AFTER_TRAFFIC_MS = 60_000;
 
-/**
- * Whether a look that found nothing answered since the last one may shrink: at once while
- * the process has served no busy look (what it holds is start-up's), and once it has, only
- * after {@link SHRINK_AFTER_TRAFFIC_MS} without an answered request.
- *
- * @example
- * mayShrink(false, 1000); // true: only starting has run
- * mayShrink(true, 1000); // false: a pause between bursts
- */
-export function mayShrink(served: boolean, quietMs: number): boolean {
-  return !served || quietMs >= SHRINK_AFTER_TRAFFIC_MS;
+/** What the looks remember from one to the next. */
+export interface Looks {
+  /** Requests answered so far, at the last look. */
+  seen: number;
+  /** The heap's lowest point (bytes) since the last collection: growth is counted from it. */
+  base: number;
+  /** Whether the young generation may have grown since it was last given back. */
+  grown: boolean;
+  /** Whether any look has found the process busy (more than start-up has run). */
+  served: boolean;
+  /** Whether the next look is the first since the service started listening. */
+  first: boolean;
+  /** When a look last found requests answered (ms, on `performance.now()`'s clock). */
+  answeredAt: number;
 }
 
 /**
- * Whether a look counts as idle for {@link isShrinking}: nothing answered since the last
- * look or, at the first look after the service starts listening, no more than
- * {@link QUIET_REQUESTS} (its first health probes): the start's garbage and young
- * generation are given back then, not left until a second with no request at all.
+ * The looks of a process that has just started listening with `count` requests answered,
+ * at `now`. Starting grows the young generation to its full semi-spaces, as a busy spell
+ * does, and leaves garbage: the base is zero, so the first quiet look collects it all.
+ */
+export function startingLooks(count: number, now: number): Looks {
+  return { seen: count, base: 0, grown: true, served: false, first: true, answeredAt: now };
+}
+
+/** What a look does: nothing, a full collection, or one that also shrinks the young generation. */
+export type LookVerdict = "none" | "collect" | "shrink";
+
+/**
+ * One look, given the requests answered so far (`count`), the time (`now`, ms), the heap
+ * used and the young generation committed (bytes); updates `looks` (the caller sets
+ * `base` after a collection).
+ *
+ * - Busy (more than {@link QUIET_REQUESTS} answered since the last look): nothing.
+ * - Shrinks when the young generation holds more than {@link SHRINK_YOUNG_BYTES}, grew
+ *   since it was last given back, and the process is idle: nothing answered since the
+ *   last look (nobody waits on the pause) or, at the first look after listen, no more
+ *   than its first health probes. After traffic, only once {@link SHRINK_AFTER_TRAFFIC_MS}
+ *   have passed without an answer; a process idle for hours shrinks once.
+ * - Otherwise collects when quiet and the heap grew {@link IDLE_COLLECT_BYTES} since its
+ *   low point.
  *
  * @example
- * idleForShrinking(true, 1, 0); // true: the first look, one /health answered
+ * const looks = startingLooks(0, 0);
+ * look(looks, 1, 1000, 40 * MB, 16 * MB); // "shrink": the first look, one /health answered
  */
-export function idleForShrinking(first: boolean, count: number, seen: number): boolean {
-  return count === seen || (first && count - seen <= QUIET_REQUESTS);
+export function look(
+  looks: Looks,
+  count: number,
+  now: number,
+  used: number,
+  young: number,
+): LookVerdict {
+  const answeredSince = count - looks.seen;
+  const busy = answeredSince > QUIET_REQUESTS;
+  const idle = answeredSince === 0 || (looks.first && !busy);
+  looks.seen = count;
+  looks.first = false;
+  if (answeredSince > 0) looks.answeredAt = now;
+  if (busy) {
+    looks.grown = true;
+    looks.served = true;
+  }
+  const quietLongEnough = !looks.served || now - looks.answeredAt >= SHRINK_AFTER_TRAFFIC_MS;
+  if (looks.grown && idle && quietLongEnough && young > SHRINK_YOUNG_BYTES) {
+    looks.grown = false;
+    return "shrink";
+  }
+  if (busy || used - looks.base < IDLE_COLLECT_BYTES) {
+    looks.base = Math.min(looks.base, used);
+    return "none";
+  }
+  return "collect";
 }
 
 function youngCommitted(): number {
@@ -156,32 +168,17 @@ export function startIdleCollection(): void {
   if (started) return;
   started = true;
   const collect = fullCollection();
-  // From zero: the first quiet look also collects what starting left behind.
-  const looks: Looks = { seen: answered.count, base: 0 };
-  // Starting grows the young generation to its full semi-spaces, as a busy spell does: the
-  // first idle look after either gives it back, so a process idles at its smallest.
-  let grown = true;
-  let served = false;
-  let first = true;
-  let answeredAt = performance.now();
+  const looks = startingLooks(answered.count, performance.now());
   setInterval(() => {
-    const count = answered.count;
-    const now = performance.now();
-    if (count !== looks.seen) answeredAt = now;
-    const idle = idleForShrinking(first, count, looks.seen);
-    first = false;
-    if (count - looks.seen > QUIET_REQUESTS) {
-      grown = true;
-      served = true;
-    }
-    const shrink = isShrinking(
-      grown,
-      idle && mayShrink(served, now - answeredAt),
+    const verdict = look(
+      looks,
+      answered.count,
+      performance.now(),
+      getHeapStatistics().used_heap_size,
       youngCommitted(),
     );
-    if (!isCollecting(looks, count, getHeapStatistics().used_heap_size) && !shrink) return;
-    collect(shrink);
-    if (shrink) grown = false;
+    if (verdict === "none") return;
+    collect(verdict === "shrink");
     looks.base = getHeapStatistics().used_heap_size;
   }, IDLE_CHECK_MS).unref();
 }
