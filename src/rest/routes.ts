@@ -44,8 +44,8 @@ export function restOutput(route: RestRoute, values: QueryValues, run: Runner): 
 }
 
 /**
- * Registers the `/v1` scope: one GET route per operation, each behind its own access hook
- * (`guard`: key, scopes, plan), made once per route.
+ * Registers the `/v1` scope: one route per operation (GET, and HEAD), each behind its own
+ * access hook (`guard`: key, scopes, plan), made once per route.
  */
 export function registerRestRoutes(
   app: FastifyInstance,
@@ -56,9 +56,15 @@ export function registerRestRoutes(
   app.register(
     async (v1) => {
       for (const route of routes) {
-        v1.get(routeOf(route.operation), { onRequest: guard(route.operation) }, (request) =>
-          restOutput(route, request.query as QueryValues, run),
-        );
+        // GET and HEAD on one route: fastify's automatic HEAD route is a second one per
+        // operation (its own context, hooks and router entries, made at every start and
+        // reload) for an answer Node already sends without its body.
+        v1.route({
+          method: ["GET", "HEAD"],
+          url: routeOf(route.operation),
+          onRequest: guard(route.operation),
+          handler: (request) => restOutput(route, request.query as QueryValues, run),
+        });
       }
     },
     { prefix: REST_PREFIX },
