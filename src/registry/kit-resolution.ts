@@ -60,6 +60,7 @@ interface HookContext {
 interface Resolved {
   url: string;
   format?: string | null;
+  shortCircuit?: boolean;
 }
 type RegisterHooks = (hooks: {
   resolve: (
@@ -139,10 +140,19 @@ export function registerKitResolution(
     });
     return;
   }
+  // The kit resolves alike from every module (as from the service): once per specifier
+  // and conditions, not once per module (package.json lookups, realpath, at each import).
+  const kitResolved = new Map<string, Resolved>();
   registerHooks({
     resolve(specifier, context, nextResolve) {
       if (KIT.test(specifier)) {
-        return nextResolve(specifier, { ...context, parentURL: serviceFileUrl });
+        const key = `${specifier}\0${context.conditions?.join(",") ?? ""}`;
+        let resolved = kitResolved.get(key);
+        if (resolved === undefined) {
+          resolved = nextResolve(specifier, { ...context, parentURL: serviceFileUrl });
+          kitResolved.set(key, resolved);
+        }
+        return { ...resolved, shortCircuit: true };
       }
       const resolved = nextResolve(specifier, context);
       // An operator's module is ESM whatever its folder's package.json says (or lacks one).

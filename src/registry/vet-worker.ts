@@ -13,6 +13,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
+import { config as zodConfig } from "zod";
 import { isOperation } from "../kit/define.js";
 import { registerKitResolution, takeStrippedSource } from "./kit-resolution.js";
 import { checkOperation, limitProblems } from "./loader.js";
@@ -29,6 +30,10 @@ import {
 const { jobs, serviceUrl, fromSource, exact } = (workerData ??
   JSON.parse(process.env[VET_DATA_ENV] ?? "{}")) as VetWorkerData;
 registerKitResolution(serviceUrl, fromSource, { keepStripped: true });
+// Each schema here parses a module's few examples once: zod's compiled object parsers
+// (`new Function` per object schema, made at its first parse) would cost more than they
+// save. Set before any module is imported: a schema reads it when it is made.
+zodConfig({ jitless: true });
 
 /** What the modules under way left behind: a rejection nothing handled, an uncaught throw. */
 let fault: string | undefined;

@@ -123,6 +123,32 @@ describe("vetModules", () => {
   });
 });
 
+describe("vetModules' worker", () => {
+  let dir: string;
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("runs a module's examples through zod without its compiled parsers", async () => {
+    // Each schema parses a few examples there, once: compiling parsers would be waste.
+    dir = await mkdtemp(path.join(tmpdir(), "ucs-vet-jitless-"));
+    const file = path.join(dir, "jitless.js");
+    await writeFile(
+      file,
+      moduleText("jitless").replace(
+        "handler: () => ({ ok: true })",
+        "handler: () => ({ ok: z.config().jitless === true })",
+      ),
+    );
+    const answers = vetModules([{ file, url: `${pathToFileURL(file).href}?${OPERATION_QUERY}` }], {
+      serviceUrl: new URL("./loader.ts", import.meta.url).href,
+      fromSource: true,
+      typescript: true,
+    });
+    expect(await answers.get(file)).toEqual(expect.objectContaining({ problems: [] }));
+  }, 60_000);
+});
+
 describe("vetModules in batches", () => {
   let dir: string;
   afterAll(async () => {
