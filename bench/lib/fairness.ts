@@ -26,6 +26,11 @@ const COSTLIEST: Record<string, Record<string, unknown>> = {
   },
   // Every word starts a phrase of the word list, so each is looked up at every length.
   "text/sentiment": { text: "does not ".repeat(1111) },
+  // The longest password taken, of words, names, dates, keyboard runs and l33t: zxcvbn
+  // matches every substring against every dictionary (the slowest of the inputs tried).
+  "misc/password-strength": {
+    password: "P@ssw0rd!1990qwertyJohnSmith$$abc123Tr0ub4dor&3correcthorse!!!!!",
+  },
   "misc/fizzbuzz": {
     start: 1,
     end: 10_000,
