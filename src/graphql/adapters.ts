@@ -18,6 +18,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { OnParamsEventPayload, Plugin } from "graphql-yoga";
+import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
 import { isJson } from "./http-errors.js";
 import {
   type GraphqlParams,
@@ -185,8 +186,13 @@ export function createShortcut(pipeline: Pipeline) {
   ): FastifyReply | Promise<FastifyReply> | undefined {
     const params = shortcutParams(request);
     if (!params) return undefined;
-    // The same context yoga hands the pipeline: its server context.
-    const result = pipeline.run(params, { req: request, reply });
+    // The same context yoga hands the pipeline (its server context), with the request's
+    // list-item budget made in place, so every request's context has one shape.
+    const result = pipeline.run(params, {
+      req: request,
+      reply,
+      listItemsLeft: MAX_LIST_ITEMS_PER_REQUEST,
+    });
     return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result);
   };
 }

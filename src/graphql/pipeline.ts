@@ -63,6 +63,8 @@ export interface GraphqlRequest {
 export interface RequestContext {
   req: GraphqlRequest;
   reply?: FastifyReply;
+  /** List items the request's fields may still send, kept by the resolvers (resolve.ts). */
+  listItemsLeft?: number;
 }
 
 /** A request's parameters, their shapes already checked by the adapter. */
