@@ -33,6 +33,7 @@ import {
   validate,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import type { QuotaState } from "../access/rate-limit.js";
 import type { Budget, CostedFields } from "./budget.js";
 import {
   type GraphqlLimits,
@@ -319,11 +320,12 @@ export function createPipeline(options: PipelineOptions) {
     // the heap and the CPU with documents prepared for nothing (a refused charge keeps
     // none of its units, so the units left never run out). Charged once the budget passes.
     const units = quotaUnits(first.document, first.operation);
-    return charge(context.req as FastifyRequest, context.reply as FastifyReply, 0).then((state) =>
+    const peeked = charge(context.req as FastifyRequest, context.reply as FastifyReply, 0);
+    const afterPeek = (state: QuotaState | undefined) =>
       state && (!state.allowed || state.remaining < units)
         ? { errors: [quotaRefusal(state, units)] }
-        : runNew(first, params, context),
-    );
+        : runNew(first, params, context);
+    return isPromise(peeked) ? peeked.then(afterPeek) : afterPeek(peeked);
   }
 
   function runNew(
@@ -356,12 +358,25 @@ export function createPipeline(options: PipelineOptions) {
     const compiled = entry.compiled;
     if (!charge) return execute(compiled, context, variables);
     // Only fastify's adapters run with quotas on, and they pass fastify's request and reply.
-    return charge(context.req as FastifyRequest, context.reply as FastifyReply, entry.units).then(
-      (state) =>
-        state && !state.allowed
-          ? { errors: [quotaRefusal(state, entry.units)] }
-          : execute(compiled, context, variables),
-    );
+    // Counters in this process answer at once: no promise, the request is answered in this tick.
+    const state = charge(context.req as FastifyRequest, context.reply as FastifyReply, entry.units);
+    if (isPromise(state)) {
+      return state.then((done) => charged(done, entry.units, compiled, context, variables));
+    }
+    return charged(state, entry.units, compiled, context, variables);
+  }
+
+  /** The request's result once its charge is answered (a state read before anything yields). */
+  function charged(
+    state: QuotaState | undefined,
+    units: number,
+    compiled: CompiledQuery,
+    context: RequestContext,
+    variables: Record<string, unknown>,
+  ): GraphqlResult | Promise<GraphqlResult> {
+    return state && !state.allowed
+      ? { errors: [quotaRefusal(state, units)] }
+      : execute(compiled, context, variables);
   }
 
   /** How many query texts are kept prepared, and the heap they are estimated to hold. */
