@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
+import { sdkRequestHandlers } from "../runtime/internals.js";
 import { VERSION } from "../version.js";
 import type { McpTools } from "./tools.js";
 
@@ -82,5 +83,45 @@ export function mcpServer(tools: McpTools, { listChanged = false } = {}): Server
   const { list, call } = handlersOf(tools);
   server.setRequestHandler(ListToolsRequestSchema, list);
   server.setRequestHandler(CALL_TOOL_REQUEST, call as never);
+  answerPlainCallsDirectly(server, call);
   return server;
+}
+
+type CallRequest = Parameters<Handlers["call"]>[0];
+
+/**
+ * Whether `params` of a `tools/call` are ones the SDK's `CallToolRequestSchema` certainly
+ * accepts, as they are: an object with a string `name` and, if any, `arguments` that are a
+ * plain object, without `_meta` or `task` (whose shapes the schema checks). Anything else
+ * goes to the schema.
+ *
+ * @example
+ * isPlainCall({ name: "math_sum", arguments: { numbers: ["1"] } }); // true
+ */
+export function isPlainCall(params: unknown): params is CallRequest["params"] {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return false;
+  if ("_meta" in params || "task" in params) return false;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== "string") return false;
+  if (args === undefined) return !("arguments" in params);
+  if (typeof args !== "object" || args === null) return false;
+  const prototype = Object.getPrototypeOf(args);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * The SDK checks every `tools/call` twice with zod, around its handler: the request with
+ * its full schema, then the result (three parses, and a promise each way: most of what a
+ * call costs the server). A call whose params {@link isPlainCall} vouches for is handed to
+ * the handler at once, inside the SDK's own request handling (`_onrequest`: its ids,
+ * errors and response); its result is made by `tools.ts` in the result schema's shape and
+ * key order, which the tests check for every tool. Any other call takes the SDK's checks.
+ */
+function answerPlainCallsDirectly(server: Server, call: Handlers["call"]): void {
+  const handlers = sdkRequestHandlers<{ params?: unknown }>(server);
+  const checked = handlers?.get("tools/call");
+  if (handlers === undefined || checked === undefined) return;
+  handlers.set("tools/call", (request, extra) =>
+    isPlainCall(request.params) ? call(request as CallRequest) : checked(request, extra),
+  );
 }
