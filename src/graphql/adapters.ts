@@ -63,7 +63,8 @@ export function shortcutHeaders(method: string | undefined, headers: IncomingHtt
  */
 export function shortcutBody(body: unknown): GraphqlParams | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  for (const key of Object.keys(body)) if (!SHORTCUT_KEYS.has(key)) return undefined;
+  // A plain loop: no array of keys made per request (a parsed JSON body has no prototype keys).
+  for (const key in body) if (!SHORTCUT_KEYS.has(key)) return undefined;
   const { query, variables, operationName, extensions } = body as Record<string, unknown>;
   if (typeof query !== "string" || !isObjectOrNull(variables) || !isObjectOrNull(extensions)) {
     return undefined;

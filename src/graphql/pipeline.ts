@@ -111,6 +111,9 @@ interface Parsed {
 
 const newByName = () => new Map<string | undefined, Prepared>();
 
+/** The variables of a request that sends none: one object, read only, for every such request. */
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
+
 /** Yoga's own refusals (GraphQL over HTTP), with its messages and statuses. */
 const NO_OPERATION = new GraphQLError("Could not determine what operation to execute.", {
   extensions: { code: "OPERATION_RESOLUTION_FAILURE", http: { status: 400 } },
@@ -344,7 +347,7 @@ export function createPipeline(options: PipelineOptions) {
     context: RequestContext,
   ): GraphqlResult | Promise<GraphqlResult> {
     const operationName = entry.operationName;
-    const variables = params.variables ?? {};
+    const variables = params.variables ?? NO_VARIABLES;
     const tooMany = variablesProblem(variables);
     if (tooMany) return { errors: [tooMany] };
     // Before the quota is charged: a refused request costs nothing.
