@@ -3,10 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allOperations } from "../../test/helpers.js";
 import { execute } from "../core/runner.js";
+import { defineOperation, z } from "../kit/index.js";
 import { sdkRequestHandlers } from "../runtime/internals.js";
 import { RECIPE_TOOL_NAME } from "./recipe-tool.js";
 import { CALL_TOOL, SEARCH_TOOLS, withToolSearch } from "./search-tools.js";
-import { isPlainCall, mcpServer } from "./server.js";
+import { isPlainCall, isPlainResult, mcpServer } from "./server.js";
 import { createMcpTools, toolNameOf } from "./tools.js";
 
 const operations = await allOperations();
@@ -65,6 +66,45 @@ describe("the server's tools/call", () => {
     const answer = handler?.(callOf({ name: "math_sum", arguments: [1] }), {});
     expect(answer).toBeInstanceOf(Promise);
     await expect(answer).rejects.toThrow(/Invalid tools\/call request/);
+  });
+});
+
+describe("a result the tools make outside the result schema", () => {
+  // An operator's module may declare an output a text content cannot carry (undefined).
+  const nothing = defineOperation({
+    area: "ext",
+    name: "nothing",
+    summary: "Nothing",
+    description: "Answers nothing at all.",
+    input: z.object({}),
+    output: z.string().optional(),
+    examples: [{ title: "none", input: {}, output: undefined }],
+    handler: () => undefined,
+  });
+  const handler = sdkRequestHandlers<unknown>(
+    mcpServer(createMcpTools([nothing], execute, () => {})),
+  )?.get("tools/call");
+
+  it("is refused as the SDK's own result check refuses it", async () => {
+    const plain = callOf({ name: "ext_nothing", arguments: {} });
+    const viaSdk = callOf({ name: "ext_nothing", arguments: {}, _meta: {} });
+    const sdkError = await (async () => handler?.(viaSdk, {}))().catch((error: Error) => error);
+    const ownError = await (async () => handler?.(plain, {}))().catch((error: Error) => error);
+    expect(sdkError).toBeInstanceOf(Error);
+    expect((sdkError as Error).message).toMatch(/Invalid tools\/call result/);
+    expect(ownError).toEqual(sdkError);
+    expect((ownError as { code?: number }).code).toBe((sdkError as { code?: number }).code);
+  });
+
+  it("is told apart by isPlainResult", () => {
+    expect(isPlainResult({ content: [{ type: "text", text: "1" }] })).toBe(true);
+    expect(isPlainResult({ content: [{ type: "text" }] } as never)).toBe(false);
+    expect(isPlainResult({ content: [{ type: "text", text: "1", extra: 1 }] } as never)).toBe(
+      false,
+    );
+    expect(isPlainResult({ content: [], structuredContent: [] as never })).toBe(false);
+    expect(isPlainResult({ content: [], isError: "yes" } as never)).toBe(false);
+    expect(isPlainResult({ content: [], _meta: {} })).toBe(false);
   });
 });
 
