@@ -7,6 +7,7 @@ import {
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
+  type GraphQLObjectType,
   type GraphQLOutputType,
   getNamedType,
   isEnumType,
@@ -118,6 +119,33 @@ describe("the generated schema", () => {
       expect(isNonNullType(field.type), field.name).toBe(false);
       expect(String(field.type)).toBe(`${pascalCase(field.name)}Operations`);
     }
+  });
+
+  it("resolves result fields by graphql's default resolver, read inline by graphql-jit", () => {
+    // A resolver of its own would be called (with its resolve info made) for every result
+    // field of every request; graphql-jit reads a field without one as a property.
+    const resolved: string[] = [];
+    for (const area of Object.values(query?.getFields() ?? {})) {
+      const areaType = getNamedType(area.type) as GraphQLObjectType;
+      for (const field of Object.values(areaType.getFields())) {
+        const result = getNamedType(field.type);
+        if (!isObjectType(result)) continue;
+        for (const leaf of Object.values(result.getFields())) {
+          if (leaf.resolve !== undefined && leaf.name !== "_empty") {
+            resolved.push(`${result.name}.${leaf.name}`);
+          }
+        }
+      }
+    }
+    expect(resolved).toEqual([]);
+  });
+
+  it("resolves every area field to one shared object, not one per request", () => {
+    const [first, second] = Object.values(query?.getFields() ?? {});
+    const resolve = (field: typeof first) =>
+      field?.resolve?.(undefined, {}, {}, undefined as never) as object;
+    expect(resolve(first)).toBe(resolve(first));
+    expect(resolve(first)).toBe(resolve(second));
   });
 
   it("names the contract's fields as the contract does", () => {

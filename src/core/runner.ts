@@ -80,17 +80,19 @@ export { NotFoundError };
 export function execute(
   operation: AnyOperation,
   input: Record<string, unknown>,
-  gatewayProblems: Problem[] = [],
+  gatewayProblems?: Problem[],
 ): unknown {
+  // No array made per call when the gateway found nothing (GraphQL never passes one).
+  const found = gatewayProblems !== undefined && gatewayProblems.length > 0;
   // The compiled check answers for valid input; zod parses whatever it cannot vouch for.
-  let data = gatewayProblems.length === 0 ? inputCheckOf(operation)(input) : UNSURE;
+  let data = found ? UNSURE : inputCheckOf(operation)(input);
   if (data === UNSURE) {
     const parsed = operation.input.safeParse(input);
-    if (!parsed.success || gatewayProblems.length > 0) {
+    if (!parsed.success || found) {
       const schemaProblems = parsed.success
         ? []
         : toProblems(parsed.error.issues, operation.input, input);
-      throw new InvalidInputError([...gatewayProblems, ...schemaProblems]);
+      throw new InvalidInputError([...(gatewayProblems ?? []), ...schemaProblems]);
     }
     data = parsed.data;
   }

@@ -18,6 +18,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { OnParamsEventPayload, Plugin } from "graphql-yoga";
+import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
 import { isJson } from "./http-errors.js";
 import {
   type GraphqlParams,
@@ -62,7 +63,8 @@ export function shortcutHeaders(method: string | undefined, headers: IncomingHtt
  */
 export function shortcutBody(body: unknown): GraphqlParams | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  for (const key of Object.keys(body)) if (!SHORTCUT_KEYS.has(key)) return undefined;
+  // A plain loop: no array of keys made per request (a parsed JSON body has no prototype keys).
+  for (const key in body) if (!SHORTCUT_KEYS.has(key)) return undefined;
   const { query, variables, operationName, extensions } = body as Record<string, unknown>;
   if (typeof query !== "string" || !isObjectOrNull(variables) || !isObjectOrNull(extensions)) {
     return undefined;
@@ -185,8 +187,13 @@ export function createShortcut(pipeline: Pipeline) {
   ): FastifyReply | Promise<FastifyReply> | undefined {
     const params = shortcutParams(request);
     if (!params) return undefined;
-    // The same context yoga hands the pipeline: its server context.
-    const result = pipeline.run(params, { req: request, reply });
+    // The same context yoga hands the pipeline (its server context), with the request's
+    // list-item budget made in place, so every request's context has one shape.
+    const result = pipeline.run(params, {
+      req: request,
+      reply,
+      listItemsLeft: MAX_LIST_ITEMS_PER_REQUEST,
+    });
     return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result);
   };
 }

@@ -266,21 +266,22 @@ export function variablesProblem(variables: Record<string, unknown>): GraphQLErr
   return undefined;
 }
 
-const listItemBudgets = new WeakMap<object, { remaining: number }>();
-
-/** Charges `input`'s list items to the request; false once the request's budget is spent. */
-export function takeListItems(context: object, input: Record<string, unknown>): boolean {
+/**
+ * Charges `input`'s list items to the request; false once the request's budget is spent.
+ * The budget is a field of the request's GraphQL context (one object per request), not a
+ * weak map entry made per request.
+ */
+export function takeListItems(
+  context: { listItemsLeft?: number },
+  input: Record<string, unknown>,
+): boolean {
   let items = 0;
   for (const name in input) {
     const value = input[name];
     if (Array.isArray(value)) items += value.length;
   }
   if (items === 0) return true;
-  let budget = listItemBudgets.get(context);
-  if (!budget) {
-    budget = { remaining: MAX_LIST_ITEMS_PER_REQUEST };
-    listItemBudgets.set(context, budget);
-  }
-  budget.remaining -= items;
-  return budget.remaining >= 0;
+  const left = (context.listItemsLeft ?? MAX_LIST_ITEMS_PER_REQUEST) - items;
+  context.listItemsLeft = left;
+  return left >= 0;
 }

@@ -229,6 +229,13 @@ function quota(limit: number, consumed: number) {
   return { charge, charged };
 }
 
+/** A charge's state answered at once (no promise), as a counter in this process answers. */
+function syncState(charged: number[], units: number, allowed = true) {
+  charged.push(units);
+  const policy = { name: "per-key", limit: 10, windowSeconds: 60 };
+  return { allowed, policy, remaining: allowed ? 9 : 0, resetSeconds: 7, failedOpen: false };
+}
+
 describe("execution", () => {
   it("runs a prepared query synchronously, with its compiled serialiser", () => {
     const { pipeline } = pipelineWith();
@@ -238,6 +245,35 @@ describe("execution", () => {
     ) as GraphqlResult;
     expect(result).not.toBeInstanceOf(Promise);
     expect(result.stringify?.(result)).toBe('{"data":{"t":{"echo":{"text":"hi"}}}}');
+  });
+
+  it("with a quota counted in this process, charges and runs a prepared query synchronously", async () => {
+    const { charge: asyncCharge, charged } = quota(10, 0);
+    // The counter's own state, answered at once, as `AccessControl.chargeNow` does locally.
+    const charge: Charge = (request, reply, units) =>
+      units === 0 ? asyncCharge(request, reply, units) : syncState(charged, units);
+    const { pipeline } = pipelineWith(charge);
+    const params = { query: '{ t { echo(text: "hi") { text } } }' };
+    // Prepared from its second sight; before that, the state is read (a promise) first.
+    for (let sight = 0; sight < 2; sight++) await pipeline.run(params, contextFor());
+    const result = pipeline.run(params, contextFor()) as GraphqlResult;
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(result.stringify?.(result)).toBe('{"data":{"t":{"echo":{"text":"hi"}}}}');
+    expect(charged).toEqual([0, 1, 0, 1, 1]);
+  });
+
+  it("refuses a prepared query at once when a synchronous charge is refused", () => {
+    const charged: number[] = [];
+    // Units left to read (0), none to take: every charge of the document is refused.
+    const charge: Charge = (_request, _reply, units) => syncState(charged, units, units === 0);
+    const { pipeline } = pipelineWith(charge);
+    const params = { query: '{ t { echo(text: "no") { text } } }' };
+    for (let sight = 0; sight < 2; sight++) pipeline.run(params, contextFor());
+    expect(pipeline.preparedStats().texts).toBe(1);
+    const result = pipeline.run(params, contextFor()) as GraphqlResult;
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(refusal(result)).toMatchObject({ code: "RATE_LIMITED", http: { status: 429 } });
+    expect(runs).toBe(0);
   });
 
   it("runs the operation operationName selects, each with its own compiled form", async () => {

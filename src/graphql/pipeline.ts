@@ -33,6 +33,7 @@ import {
   validate,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import type { QuotaState } from "../access/rate-limit.js";
 import type { Budget, CostedFields } from "./budget.js";
 import {
   type GraphqlLimits,
@@ -63,6 +64,8 @@ export interface GraphqlRequest {
 export interface RequestContext {
   req: GraphqlRequest;
   reply?: FastifyReply;
+  /** List items the request's fields may still send, kept by the resolvers (resolve.ts). */
+  listItemsLeft?: number;
 }
 
 /** A request's parameters, their shapes already checked by the adapter. */
@@ -107,6 +110,9 @@ interface Parsed {
 }
 
 const newByName = () => new Map<string | undefined, Prepared>();
+
+/** The variables of a request that sends none: one object, read only, for every such request. */
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
 
 /** Yoga's own refusals (GraphQL over HTTP), with its messages and statuses. */
 const NO_OPERATION = new GraphQLError("Could not determine what operation to execute.", {
@@ -317,11 +323,12 @@ export function createPipeline(options: PipelineOptions) {
     // the heap and the CPU with documents prepared for nothing (a refused charge keeps
     // none of its units, so the units left never run out). Charged once the budget passes.
     const units = quotaUnits(first.document, first.operation);
-    return charge(context.req as FastifyRequest, context.reply as FastifyReply, 0).then((state) =>
+    const peeked = charge(context.req as FastifyRequest, context.reply as FastifyReply, 0);
+    const afterPeek = (state: QuotaState | undefined) =>
       state && (!state.allowed || state.remaining < units)
         ? { errors: [quotaRefusal(state, units)] }
-        : runNew(first, params, context),
-    );
+        : runNew(first, params, context);
+    return isPromise(peeked) ? peeked.then(afterPeek) : afterPeek(peeked);
   }
 
   function runNew(
@@ -340,7 +347,7 @@ export function createPipeline(options: PipelineOptions) {
     context: RequestContext,
   ): GraphqlResult | Promise<GraphqlResult> {
     const operationName = entry.operationName;
-    const variables = params.variables ?? {};
+    const variables = params.variables ?? NO_VARIABLES;
     const tooMany = variablesProblem(variables);
     if (tooMany) return { errors: [tooMany] };
     // Before the quota is charged: a refused request costs nothing.
@@ -354,12 +361,25 @@ export function createPipeline(options: PipelineOptions) {
     const compiled = entry.compiled;
     if (!charge) return execute(compiled, context, variables);
     // Only fastify's adapters run with quotas on, and they pass fastify's request and reply.
-    return charge(context.req as FastifyRequest, context.reply as FastifyReply, entry.units).then(
-      (state) =>
-        state && !state.allowed
-          ? { errors: [quotaRefusal(state, entry.units)] }
-          : execute(compiled, context, variables),
-    );
+    // Counters in this process answer at once: no promise, the request is answered in this tick.
+    const state = charge(context.req as FastifyRequest, context.reply as FastifyReply, entry.units);
+    if (isPromise(state)) {
+      return state.then((done) => charged(done, entry.units, compiled, context, variables));
+    }
+    return charged(state, entry.units, compiled, context, variables);
+  }
+
+  /** The request's result once its charge is answered (a state read before anything yields). */
+  function charged(
+    state: QuotaState | undefined,
+    units: number,
+    compiled: CompiledQuery,
+    context: RequestContext,
+    variables: Record<string, unknown>,
+  ): GraphqlResult | Promise<GraphqlResult> {
+    return state && !state.allowed
+      ? { errors: [quotaRefusal(state, units)] }
+      : execute(compiled, context, variables);
   }
 
   /** How many query texts are kept prepared, and the heap they are estimated to hold. */

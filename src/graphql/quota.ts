@@ -8,11 +8,16 @@ import { type DocumentNode, GraphQLError, type OperationDefinitionNode } from "g
 import { type QuotaState, quotaExceeded } from "../access/rate-limit.js";
 import { measureDocument } from "./measure.js";
 
+/**
+ * Charges `units` to the request's key (`AccessControl.chargeNow`): the state at once when
+ * the counter is in this process, else a promise of it. A state answered at once is the
+ * counter's own object, overwritten by its next charge: read it before yielding.
+ */
 export type Charge = (
   request: FastifyRequest,
   reply: FastifyReply,
   units: number,
-) => Promise<QuotaState | undefined>;
+) => QuotaState | undefined | Promise<QuotaState | undefined>;
 
 /**
  * What a request running `operation` of `document` costs in quota units: the operation's

@@ -98,7 +98,7 @@ const MASKED_MESSAGE = "Unexpected error.";
  * request except a browser opening the GraphiQL page. Answers the pipeline.
  *
  * @example
- * registerGraphql(app, operations, access.authenticateOnly, { run, charge: access.charge });
+ * registerGraphql(app, operations, access.authenticateOnly, { run, charge: access.chargeNow });
  */
 export function registerGraphql(
   app: FastifyInstance,
@@ -249,7 +249,7 @@ export const graphqlSurface: Surface = {
       run: countingRunner(metrics, "graphql"),
       // Without any quota (none of the server's, no managed key with a plan) nothing is
       // charged, and the usual request runs without a promise.
-      ...(config.rateLimit > 0 || managed ? { charge: access.charge } : {}),
+      ...(config.rateLimit > 0 || managed ? { charge: access.chargeNow } : {}),
       used: (request, operation) => access.used(request as FastifyRequest, operation, 1),
       fastPath: graphqlFastPath,
     });

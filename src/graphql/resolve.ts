@@ -13,6 +13,8 @@ import { takeListItems, takeProblems } from "./limits.js";
 
 /** What resolvers need of their context: the fastify request, for its logger and its key. */
 export interface ResolverContext {
+  /** List items the request's fields may still send (takeListItems); unset before the first. */
+  listItemsLeft?: number;
   req?: {
     id?: string;
     log?: { error(object: object, message: string): void };
@@ -41,6 +43,12 @@ export function isLoggedFault(error: unknown): boolean {
   return typeof error === "object" && error !== null && loggedFaults.has(error);
 }
 
+function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name in args) if (args[name] !== null) input[name] = args[name];
+  return input;
+}
+
 /**
  * Runs one operation for a resolver. Known failures become GraphQL errors that masking
  * leaves alone; anything else is rethrown for the pipeline to mask and log.
@@ -59,10 +67,15 @@ export function resolveOperation(
     });
   }
   if (used !== undefined && context.req !== undefined) used(context.req, operation);
-  // An explicit `null` for an optional argument means "not given", as in REST. A plain
-  // loop: this runs for every field of every request.
-  const input: Record<string, unknown> = {};
-  for (const name in args) if (args[name] !== null) input[name] = args[name];
+  // An explicit `null` for an optional argument means "not given", as in REST. The
+  // arguments are graphql-jit's own object, made for this call: copied only to drop a null.
+  let input = args;
+  for (const name in args) {
+    if (args[name] === null) {
+      input = withoutNulls(args);
+      break;
+    }
+  }
   if (!takeListItems(context, input)) {
     throw new GraphQLError(
       `This request sends more than ${MAX_LIST_ITEMS_PER_REQUEST} list items across its fields; split it.`,

@@ -27,6 +27,9 @@ export { isLoggedFault } from "./resolve.js";
 
 /** An area's object carries nothing: its fields are the operations. */
 type Area = Record<string, never>;
+
+/** What every area field resolves to: one object, not one per field of each request. */
+const AREA: Area = Object.freeze({});
 /** One operation's field on its area's type, made when Pothos builds that type. */
 type AreaField = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Area>) => FieldRef<Types>;
 
@@ -130,7 +133,7 @@ export function buildGraphqlSchema(
             type: ref,
             nullable: true,
             description: `The \`${area}\` operations.`,
-            resolve: () => ({}),
+            resolve: () => AREA,
           }),
         ]),
       ),

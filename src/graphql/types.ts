@@ -12,6 +12,7 @@ import type {
   ObjectRef,
   ShapeFromTypeParam,
 } from "@pothos/core";
+import { defaultFieldResolver } from "graphql";
 import type { z } from "zod";
 import { z as zod } from "zod";
 import { describeParam, type ParamDescription } from "../kit/params.js";
@@ -59,6 +60,13 @@ export interface OutputType {
   type: OutputParam;
   nullable: Nullability;
 }
+
+/**
+ * A result field's resolver: graphql's default one (`parent[key]`, the key being the field's
+ * name), so that graphql-jit reads the property inline, with no resolver call and no
+ * resolve info made per field of each request. Typed as a generated field's resolver.
+ */
+const readProperty = defaultFieldResolver as (parent: Result) => FieldValue;
 
 /** Wrappers that change neither the GraphQL type nor the value a client sees. */
 const TRANSPARENT = new Set(["default", "prefault", "readonly", "catch", "nonoptional"]);
@@ -232,7 +240,7 @@ export class TypeFactory {
           : Object.fromEntries(
               fields.map(({ key, type, nullable, description }) => [
                 key,
-                t.field({ type, nullable, description, resolve: (parent) => parent[key] }),
+                t.field({ type, nullable, description, resolve: readProperty }),
               ]),
             ),
     });

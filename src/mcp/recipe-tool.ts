@@ -64,7 +64,8 @@ const stepAnswer = {
 };
 
 function errorResult(detail: unknown): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify({ detail }) }] };
+  // In the order of the SDK's result schema, as its parse would write it (server.ts).
+  return { content: [{ type: "text", text: JSON.stringify({ detail }) }], isError: true };
 }
 
 /**

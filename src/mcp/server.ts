@@ -4,9 +4,11 @@
  * process imports it on its first `/mcp` request and not before.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { safeParse } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CallToolResultSchema,
   ErrorCode,
   ListToolsRequestSchema,
   type ListToolsResult,
@@ -14,6 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
+import { sdkRequestHandlers } from "../runtime/internals.js";
 import { VERSION } from "../version.js";
 import type { McpTools } from "./tools.js";
 
@@ -82,5 +85,84 @@ export function mcpServer(tools: McpTools, { listChanged = false } = {}): Server
   const { list, call } = handlersOf(tools);
   server.setRequestHandler(ListToolsRequestSchema, list);
   server.setRequestHandler(CALL_TOOL_REQUEST, call as never);
+  answerPlainCallsDirectly(server, call);
   return server;
+}
+
+type CallRequest = Parameters<Handlers["call"]>[0];
+
+/**
+ * Whether `params` of a `tools/call` are ones the SDK's `CallToolRequestSchema` certainly
+ * accepts, as they are: an object with a string `name` and, if any, `arguments` that are a
+ * plain object, without `_meta` or `task` (whose shapes the schema checks). Anything else
+ * goes to the schema.
+ *
+ * @example
+ * isPlainCall({ name: "math_sum", arguments: { numbers: ["1"] } }); // true
+ */
+export function isPlainCall(params: unknown): params is CallRequest["params"] {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return false;
+  if ("_meta" in params || "task" in params) return false;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== "string") return false;
+  if (args === undefined) return !("arguments" in params);
+  if (typeof args !== "object" || args === null) return false;
+  const prototype = Object.getPrototypeOf(args);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * The SDK checks every `tools/call` twice with zod, around its handler: the request with
+ * its full schema, then the result (three parses, and a promise each way: most of what a
+ * call costs the server). A call whose params {@link isPlainCall} vouches for is handed to
+ * the handler at once, inside the SDK's own request handling (`_onrequest`: its ids,
+ * errors and response); its result, made by `tools.ts` in the result schema's shape and
+ * key order (the tests check it for every tool), is checked by hand ({@link isPlainResult})
+ * and otherwise by the SDK's schema. Any other call takes the SDK's checks.
+ */
+function answerPlainCallsDirectly(server: Server, call: Handlers["call"]): void {
+  const handlers = sdkRequestHandlers<{ params?: unknown }>(server);
+  const checked = handlers?.get("tools/call");
+  if (handlers === undefined || checked === undefined) return;
+  handlers.set("tools/call", (request, extra) => {
+    if (!isPlainCall(request.params)) return checked(request, extra);
+    const result = call(request as CallRequest);
+    return isPlainResult(result) ? result : checkedResult(result);
+  });
+}
+
+const isPlainObject = (value: unknown): boolean => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+/**
+ * Whether `result` is one the SDK's `CallToolResultSchema` certainly parses to itself, key
+ * for key: text content items only, `structuredContent` a plain object, `isError` a boolean,
+ * nothing else. What the tools make always is (a handler answering, say, undefined as text
+ * is not); anything else takes the SDK's own result check.
+ */
+export function isPlainResult(result: CallToolResult): boolean {
+  for (const key in result) {
+    if (key !== "content" && key !== "structuredContent" && key !== "isError") return false;
+  }
+  const { content, structuredContent, isError } = result;
+  if (!Array.isArray(content)) return false;
+  for (const item of content) {
+    if (!isPlainObject(item) || item.type !== "text" || typeof item.text !== "string") return false;
+    for (const key in item) if (key !== "type" && key !== "text") return false;
+  }
+  if (structuredContent !== undefined && !isPlainObject(structuredContent)) return false;
+  return isError === undefined || typeof isError === "boolean";
+}
+
+/** The SDK's own check of a result, with its error (`Server.setRequestHandler`'s). */
+function checkedResult(result: CallToolResult): CallToolResult {
+  const parsed = safeParse(CallToolResultSchema, result);
+  if (!parsed.success) {
+    const message = parsed.error instanceof Error ? parsed.error.message : String(parsed.error);
+    throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${message}`);
+  }
+  return parsed.data;
 }

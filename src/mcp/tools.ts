@@ -173,7 +173,8 @@ function inputOf(
 }
 
 export function errorResult(detail: string | Problem[]): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify({ detail }) }] };
+  // In the order of the SDK's result schema, as its parse would write it (server.ts).
+  return { content: [{ type: "text", text: JSON.stringify({ detail }) }], isError: true };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   owedResponse,
   pinoLevel,
   sdkRequestHandler,
+  sdkRequestHandlers,
   streamSym,
   timeSym,
 } from "./internals.js";
@@ -157,5 +158,29 @@ describe("the MCP SDK server's request handling", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(sent).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
     expect(sdkRequestHandler({})).toBeUndefined();
+  });
+
+  it("keeps its request handlers by method, the ones its requests are answered by", async () => {
+    const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+    const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
+    const sent: unknown[] = [];
+    await server.connect({
+      start: async () => {},
+      close: async () => {},
+      send: async (message: unknown) => {
+        sent.push(message);
+      },
+    });
+    const handlers = sdkRequestHandlers(server);
+    expect(handlers?.get("ping")).toBeTypeOf("function");
+    handlers?.set("ping", () => ({ replaced: true }));
+    sdkRequestHandler<{ jsonrpc: "2.0"; id: number; method: string }>(server)?.({
+      jsonrpc: "2.0",
+      id: 8,
+      method: "ping",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([{ jsonrpc: "2.0", id: 8, result: { replaced: true } }]);
+    expect(sdkRequestHandlers({})).toBeUndefined();
   });
 });

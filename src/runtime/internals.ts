@@ -72,3 +72,20 @@ export function sdkRequestHandler<Request>(
   const handle = (server as { _onrequest?: (request: Request) => void })._onrequest;
   return typeof handle === "function" ? handle.bind(server) : undefined;
 }
+
+/** A request handler as the MCP SDK keeps it: the request and the protocol's extra. */
+export type SdkRequestHandler<Request> = (request: Request, extra: unknown) => unknown;
+
+/**
+ * The MCP SDK server's request handlers by method (`Protocol._requestHandlers`), each as
+ * `setRequestHandler` installed it, checks included; undefined when an SDK no longer has
+ * them.
+ */
+export function sdkRequestHandlers<Request>(
+  server: object,
+): Map<string, SdkRequestHandler<Request>> | undefined {
+  const handlers = (server as { _requestHandlers?: unknown })._requestHandlers;
+  return handlers instanceof Map
+    ? (handlers as Map<string, SdkRequestHandler<Request>>)
+    : undefined;
+}
