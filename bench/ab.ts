@@ -7,6 +7,10 @@
  *
  *   npx tsx bench/ab.ts --before /tmp/before/dist/src/server.js [--after dist/src/server.js]
  *     [--target rest-sum] [--bursts 12] [--seconds 2]
+ *
+ * The "before" build is a copy of `dist/` with `package.json` beside it and a link to
+ * `node_modules` (`cp -r dist package.json /tmp/before && ln -s "$PWD/node_modules"
+ * /tmp/before/`): without them its packages do not resolve.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
