@@ -8,13 +8,30 @@
  * @fastify/rate-limit (in-memory store, RATE_LIMIT per RATE_LIMIT_WINDOW seconds): the
  * framework doing what the service does as shipped, where every key has a quota.
  *
- * Usage: node bench/bare-fastify.mjs   (HOST, PORT, API_KEYS and RATE_LIMIT,
- *        RATE_LIMIT_WINDOW from the environment)
+ * With LOG_LEVEL=info it also logs one line per request, as the service does as shipped.
+ *
+ * Usage: node bench/bare-fastify.mjs   (HOST, PORT, API_KEYS, RATE_LIMIT,
+ *        RATE_LIMIT_WINDOW and LOG_LEVEL from the environment)
  */
-import Fastify from "fastify";
+import Fastify, { LogController } from "fastify";
 
 const KEY = process.env.API_KEYS || "bench-key";
-const app = Fastify({ logger: false, keepAliveTimeout: 65_000 });
+// With LOG_LEVEL=info, one pino line per answered request, as the service logs as shipped:
+// fastify's log controller with its two request lines ("incoming", "completed") made one.
+class OneLinePerRequest extends LogController {
+  incomingRequest() {}
+  requestCompleted(error, request, reply) {
+    const fields = { method: request.method, url: request.url, status: reply.statusCode };
+    if (error) reply.log.error({ ...fields, err: error }, "request");
+    else reply.log.info({ ...fields, durationMs: reply.elapsedTime }, "request");
+  }
+}
+const logged = process.env.LOG_LEVEL === "info";
+const app = Fastify({
+  logger: logged ? { level: "info" } : false,
+  ...(logged ? { logController: new OneLinePerRequest() } : {}),
+  keepAliveTimeout: 65_000,
+});
 
 const limit = Number(process.env.RATE_LIMIT || 0);
 if (limit > 0) {

@@ -20,7 +20,7 @@ import { loadOperations } from "../src/registry/loader.js";
 import { type CpuProfile, formatSummary, summariseProfile } from "./cpuprofile-top.js";
 import { runLoad, stopLoad } from "./lib/load.js";
 import { killAllNow, pinToCpu, startNode, stopServer, waitReady } from "./lib/proc.js";
-import { shippedEnv } from "./lib/shipped.js";
+import { SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
 import { API_KEY, BENCH_QUOTA, buildWorkloads, checkWorkload } from "./lib/workload.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -63,6 +63,7 @@ async function main(): Promise<number> {
       raw: path.join(ROOT, "bench", "raw-server.mjs"),
       "bare-fastify": path.join(ROOT, "bench", "bare-fastify.mjs"),
       "bare-fastify-rate-limit": path.join(ROOT, "bench", "bare-fastify.mjs"),
+      "bare-fastify-rate-limit-log": path.join(ROOT, "bench", "bare-fastify.mjs"),
       service: path.join(ROOT, "dist", "src", "server.js"),
     };
     const script = workload ? scripts[workload.server] : undefined;
@@ -85,11 +86,15 @@ async function main(): Promise<number> {
           ? { ...START.env, ...shippedEnv(path.join(logDir, `${name}-data`)) }
           : {
               API_KEYS: API_KEY,
-              ...(workload.server === "bare-fastify-rate-limit"
+              ...(workload.server === "bare-fastify-rate-limit" ||
+              workload.server === "bare-fastify-rate-limit-log"
                 ? {
                     RATE_LIMIT: String(BENCH_QUOTA.limit),
                     RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
                   }
+                : {}),
+              ...(workload.server === "bare-fastify-rate-limit-log"
+                ? { LOG_LEVEL: SHIPPED_LOG_LEVEL }
                 : {}),
             },
       logDir,

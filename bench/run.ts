@@ -250,12 +250,13 @@ async function startServers(
             : { args: [path.join(ROOT, "bench", "bare-fastify.mjs")] }),
           env: {
             API_KEYS: API_KEY,
-            ...(name === "bare-fastify-rate-limit"
+            ...(name === "bare-fastify-rate-limit" || name === "bare-fastify-rate-limit-log"
               ? {
                   RATE_LIMIT: String(BENCH_QUOTA.limit),
                   RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
                 }
               : {}),
+            ...(name === "bare-fastify-rate-limit-log" ? { LOG_LEVEL: SHIPPED_LOG_LEVEL } : {}),
           },
           logDir,
           cwd: ROOT,
@@ -378,7 +379,12 @@ async function main(): Promise<number> {
     settings.fastapi = fastapi;
     if (/\(no /.test(fastapi)) log(`FastAPI runs slower than it can: ${fastapi}`);
   } else log(`no FastAPI target: ${PYTHON} lacks fastapi or uvicorn`);
-  const always = new Set(["raw", "bare-fastify", "bare-fastify-rate-limit"]);
+  const always = new Set([
+    "raw",
+    "bare-fastify",
+    "bare-fastify-rate-limit",
+    "bare-fastify-rate-limit-log",
+  ]);
   const chosen = all.filter(
     (w) =>
       (fastapi || w.name !== "fastapi") &&

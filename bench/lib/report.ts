@@ -165,6 +165,7 @@ const YARDSTICKS: ReadonlySet<TargetName> = new Set([
   "raw-10us",
   "bare-fastify",
   "bare-fastify-rate-limit",
+  "bare-fastify-rate-limit-log",
   "fastapi",
 ]);
 
@@ -283,6 +284,17 @@ export function checkTargets(
         measured: `${rest.ratioToBareFastify.toFixed(2)}× (CPU ${fixed(rest.cpuUsPerRequest)} vs ${fixed(fastify.cpuUsPerRequest)} µs/request)`,
         pass: rest.ratioToBareFastify >= TARGETS.restToBareFastify,
         information: true,
+      });
+    }
+    const logged = of("bare-fastify-rate-limit-log");
+    if (logged) {
+      const ratio = rest.requestsPerSecond / logged.requestsPerSecond;
+      checks.push({
+        target: `REST sum as shipped ≥ ${TARGETS.restToFastifyRateLimit}× bare fastify + @fastify/rate-limit logging a line per request, as the service does`,
+        measured: `${ratio.toFixed(2)}× (CPU ${fixed(rest.cpuUsPerRequest)} vs ${fixed(logged.cpuUsPerRequest)} µs/request)`,
+        pass: ratio >= TARGETS.restToFastifyRateLimit,
+        information: true,
+        ...unjudged(logged),
       });
     }
     const fastapi = of("fastapi");

@@ -25,6 +25,7 @@ export type TargetName =
   | "mcp-sum"
   | "bare-fastify"
   | "bare-fastify-rate-limit"
+  | "bare-fastify-rate-limit-log"
   | "fastapi"
   | "rest-sum-warn"
   | "rest-sum-managed";
@@ -37,6 +38,7 @@ export type ServerName =
   | "workers2"
   | "bare-fastify"
   | "bare-fastify-rate-limit"
+  | "bare-fastify-rate-limit-log"
   | "fastapi"
   | "service-warn"
   | "service-mix";
@@ -64,7 +66,10 @@ export const isBareServer = (server: ServerName) => server === "raw" || server =
  * FastAPI (bench/fastapi_app.py, run only when the machine's python3 has fastapi and uvicorn).
  */
 export const isFrameworkServer = (server: ServerName) =>
-  server === "bare-fastify" || server === "bare-fastify-rate-limit" || server === "fastapi";
+  server === "bare-fastify" ||
+  server === "bare-fastify-rate-limit" ||
+  server === "bare-fastify-rate-limit-log" ||
+  server === "fastapi";
 
 export interface BenchRequest {
   method: "GET" | "POST";
@@ -275,6 +280,21 @@ export function buildWorkloads(operations: readonly AnyOperation[]): Workload[] 
       name: "bare-fastify-rate-limit",
       server: "bare-fastify-rate-limit",
       description: `${sumDescription} from bare fastify + @fastify/rate-limit: the same app, each request charged to its API key (in-memory store, ${BENCH_QUOTA.limit} per ${BENCH_QUOTA.windowSeconds} s)`,
+      calculationsPerRequest: 1,
+      requests: [
+        {
+          method: "GET",
+          path: SUM_PATH,
+          headers: AUTH,
+          expect: SUM_ANSWER,
+          expectHeader: { name: "x-ratelimit-limit", value: new RegExp(`^${BENCH_QUOTA.limit}$`) },
+        },
+      ],
+    },
+    {
+      name: "bare-fastify-rate-limit-log",
+      server: "bare-fastify-rate-limit-log",
+      description: `${sumDescription} from bare fastify + @fastify/rate-limit, logging one line per request at info (fastify's pino logger, to /dev/null): the framework doing all the service does as shipped`,
       calculationsPerRequest: 1,
       requests: [
         {
