@@ -140,18 +140,24 @@ describe("V8's full collection", () => {
   });
 });
 
+/** An SDK server connected to a transport that keeps what it is sent. */
+async function connectedServer() {
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
+  const sent: unknown[] = [];
+  await server.connect({
+    start: async () => {},
+    close: async () => {},
+    send: async (message: unknown) => {
+      sent.push(message);
+    },
+  });
+  return { server, sent };
+}
+
 describe("the MCP SDK server's request handling", () => {
   it("answers a request handed to it past the message sorting", async () => {
-    const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
-    const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
-    const sent: unknown[] = [];
-    await server.connect({
-      start: async () => {},
-      close: async () => {},
-      send: async (message: unknown) => {
-        sent.push(message);
-      },
-    });
+    const { server, sent } = await connectedServer();
     const handle = sdkRequestHandler<{ jsonrpc: "2.0"; id: number; method: string }>(server);
     expect(handle).toBeTypeOf("function");
     handle?.({ jsonrpc: "2.0", id: 7, method: "ping" });
@@ -161,16 +167,7 @@ describe("the MCP SDK server's request handling", () => {
   });
 
   it("keeps its request handlers by method, the ones its requests are answered by", async () => {
-    const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
-    const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
-    const sent: unknown[] = [];
-    await server.connect({
-      start: async () => {},
-      close: async () => {},
-      send: async (message: unknown) => {
-        sent.push(message);
-      },
-    });
+    const { server, sent } = await connectedServer();
     const handlers = sdkRequestHandlers(server);
     expect(handlers?.get("ping")).toBeTypeOf("function");
     handlers?.set("ping", () => ({ replaced: true }));
