@@ -38,5 +38,5 @@ export function createSecretMatcher(secret: string): (presented: string) => bool
 
 /** The public id of a key: 12 hex digits of its SHA-256. */
 export function keyIdOf(key: string): string {
-  return hash("sha256", key, "hex").slice(0, 12);
+  return secretDigest(key).slice(0, 12);
 }

@@ -176,7 +176,7 @@ function release(bytes: Buffer): void {
   (bytes.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
 }
 
-/** Arrays and plain objects without `toJSON`: what {@link jsonPieces} takes apart. */
+/** Arrays and plain objects without `toJSON`: what {@link jsonInto} takes apart. */
 function isWalked(value: unknown): value is object {
   if (typeof value !== "object" || value === null) return false;
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
@@ -245,9 +245,11 @@ export function* jsonInto(
   for (const key of Object.keys(value)) {
     const entry: unknown = (value as Record<string, unknown>)[key];
     const walked = isWalked(entry);
-    const text = walked || typeof entry === "string" ? undefined : jsonText(entry, key);
+    // Walked, or a string written straight into the buffer; anything else made into JSON text.
+    const direct = walked || typeof entry === "string";
+    const text = direct ? undefined : jsonText(entry, key);
     // As JSON.stringify does: undefined, functions and symbols leave their key out.
-    if (!walked && typeof entry !== "string" && text === undefined) continue;
+    if (!direct && text === undefined) continue;
     if (!first) out.appendByte(0x2c); // ,
     first = false;
     out.appendString(key);

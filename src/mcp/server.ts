@@ -91,6 +91,13 @@ export function mcpServer(tools: McpTools, { listChanged = false } = {}): Server
 
 type CallRequest = Parameters<Handlers["call"]>[0];
 
+/** An object made by a literal or `JSON.parse` (or without a prototype), not an array. */
+const isPlainObject = (value: unknown): boolean => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
 /**
  * Whether `params` of a `tools/call` are ones the SDK's `CallToolRequestSchema` certainly
  * accepts, as they are: an object with a string `name` and, if any, `arguments` that are a
@@ -106,9 +113,7 @@ export function isPlainCall(params: unknown): params is CallRequest["params"] {
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
   if (typeof name !== "string") return false;
   if (args === undefined) return !("arguments" in params);
-  if (typeof args !== "object" || args === null) return false;
-  const prototype = Object.getPrototypeOf(args);
-  return prototype === Object.prototype || prototype === null;
+  return isPlainObject(args);
 }
 
 /**
@@ -130,12 +135,6 @@ function answerPlainCallsDirectly(server: Server, call: Handlers["call"]): void 
     return isPlainResult(result) ? result : checkedResult(result);
   });
 }
-
-const isPlainObject = (value: unknown): boolean => {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-};
 
 /**
  * Whether `result` is one the SDK's `CallToolResultSchema` certainly parses to itself, key
