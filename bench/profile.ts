@@ -20,8 +20,8 @@ import { loadOperations } from "../src/registry/loader.js";
 import { type CpuProfile, formatSummary, summariseProfile } from "./cpuprofile-top.js";
 import { runLoad, stopLoad } from "./lib/load.js";
 import { killAllNow, pinToCpu, startNode, stopServer, waitReady } from "./lib/proc.js";
-import { SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
-import { API_KEY, BENCH_QUOTA, buildWorkloads, checkWorkload } from "./lib/workload.js";
+import { frameworkEnv, shippedEnv } from "./lib/shipped.js";
+import { buildWorkloads, checkWorkload } from "./lib/workload.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** `npm start`'s node flags and malloc settings: the service is profiled as it runs. */
@@ -84,19 +84,7 @@ async function main(): Promise<number> {
       env:
         workload.server === "service"
           ? { ...START.env, ...shippedEnv(path.join(logDir, `${name}-data`)) }
-          : {
-              API_KEYS: API_KEY,
-              ...(workload.server === "bare-fastify-rate-limit" ||
-              workload.server === "bare-fastify-rate-limit-log"
-                ? {
-                    RATE_LIMIT: String(BENCH_QUOTA.limit),
-                    RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
-                  }
-                : {}),
-              ...(workload.server === "bare-fastify-rate-limit-log"
-                ? { LOG_LEVEL: SHIPPED_LOG_LEVEL }
-                : {}),
-            },
+          : frameworkEnv(workload.server),
       logDir,
       cwd: ROOT,
     });

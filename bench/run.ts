@@ -70,10 +70,8 @@ import {
   TARGETS,
   type TargetCheck,
 } from "./lib/report.js";
-import { IDLE_SETTLE_MS, SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
+import { frameworkEnv, IDLE_SETTLE_MS, SHIPPED_LOG_LEVEL, shippedEnv } from "./lib/shipped.js";
 import {
-  API_KEY,
-  BENCH_QUOTA,
   buildWorkloads,
   checkWorkload,
   createManagedKey,
@@ -248,16 +246,7 @@ async function startServers(
           ...(name === "fastapi"
             ? { command: PYTHON, args: [path.join(ROOT, "bench", "fastapi_app.py")] }
             : { args: [path.join(ROOT, "bench", "bare-fastify.mjs")] }),
-          env: {
-            API_KEYS: API_KEY,
-            ...(name === "bare-fastify-rate-limit" || name === "bare-fastify-rate-limit-log"
-              ? {
-                  RATE_LIMIT: String(BENCH_QUOTA.limit),
-                  RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
-                }
-              : {}),
-            ...(name === "bare-fastify-rate-limit-log" ? { LOG_LEVEL: SHIPPED_LOG_LEVEL } : {}),
-          },
+          env: frameworkEnv(name),
           logDir,
           cwd: ROOT,
         })

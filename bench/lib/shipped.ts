@@ -6,7 +6,7 @@
  * measures the service, not a Redis round trip. The bench, the profiler and the memory
  * probe all start the service with it.
  */
-import { API_KEY, BENCH_QUOTA } from "./workload.js";
+import { API_KEY, BENCH_QUOTA, type ServerName } from "./workload.js";
 
 export const SHIPPED_LOG_LEVEL = "info";
 
@@ -24,5 +24,24 @@ export function shippedEnv(dataDir: string, adminToken?: string): Record<string,
     // Its own key store, never the checkout's ./data.
     DATA_DIR: dataDir,
     ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}),
+  };
+}
+
+/**
+ * The variables of a framework yardstick (bench/bare-fastify.mjs, FastAPI): the bench's
+ * key; for the fastify + rate-limit rows the service's quota, and for the one that logs
+ * the service's log level.
+ */
+export function frameworkEnv(server: ServerName): Record<string, string> {
+  const limited = server === "bare-fastify-rate-limit" || server === "bare-fastify-rate-limit-log";
+  return {
+    API_KEYS: API_KEY,
+    ...(limited
+      ? {
+          RATE_LIMIT: String(BENCH_QUOTA.limit),
+          RATE_LIMIT_WINDOW: String(BENCH_QUOTA.windowSeconds),
+        }
+      : {}),
+    ...(server === "bare-fastify-rate-limit-log" ? { LOG_LEVEL: SHIPPED_LOG_LEVEL } : {}),
   };
 }
