@@ -1,7 +1,21 @@
-import { describe, expect, it } from "vitest";
+import { hash } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
 import { keyIdOf, secretDigest } from "../http/auth.js";
-import { createKeyChecker, type KeySource, staticKeys } from "./keys.js";
+import { createKeyChecker, DIGEST_MEMO_KEYS, type KeySource, staticKeys } from "./keys.js";
 import { staticPrincipal } from "./principal.js";
+
+/** Every value hashed through auth.ts, in order: the memo's tests read what was hashed. */
+const hashed = vi.hoisted(() => [] as string[]);
+vi.mock("../http/auth.js", async (importOriginal) => {
+  const auth = await importOriginal<typeof import("../http/auth.js")>();
+  return {
+    ...auth,
+    secretDigest: (secret: string) => {
+      hashed.push(secret);
+      return auth.secretDigest(secret);
+    },
+  };
+});
 
 /** What a check answers, with the principal reduced to its id. */
 function outcome(result: ReturnType<ReturnType<typeof createKeyChecker>>) {
@@ -78,5 +92,53 @@ describe("createKeyChecker over several sources", () => {
     expect(outcome(check("y"))).toEqual({ ok: true, id: "b" });
     expect(outcome(check("z"))).toEqual({ ok: false, reason: "Invalid API key" });
     expect(asked).toEqual(["a", "b", "c", "a", "b", "c", "a", "b", "c"]);
+  });
+});
+
+describe("createKeyChecker's memo of accepted keys' digests", () => {
+  /** A source knowing `keys` until they are taken out of `live`. */
+  function revocable(keys: string[]) {
+    const live = new Set(keys);
+    const source: KeySource = {
+      find(presented, digest) {
+        expect(digest).toBe(hash("sha256", presented, "hex"));
+        return live.has(presented) ? staticPrincipal(presented) : undefined;
+      },
+    };
+    return { live, source };
+  }
+
+  it("hashes an accepted key once, and a refused value every time", () => {
+    const { source } = revocable(["good"]);
+    const check = createKeyChecker([source]);
+    hashed.length = 0;
+    for (let i = 0; i < 3; i++) {
+      expect(check("good").ok).toBe(true);
+      expect(check("bad").ok).toBe(false);
+    }
+    expect(hashed.filter((v) => v === "good")).toHaveLength(1);
+    expect(hashed.filter((v) => v === "bad")).toHaveLength(3);
+  });
+
+  it("refuses a remembered key once no source knows it, and forgets it", () => {
+    const { live, source } = revocable(["rotated"]);
+    const check = createKeyChecker([source]);
+    expect(check("rotated").ok).toBe(true);
+    live.delete("rotated");
+    expect(outcome(check("rotated"))).toEqual({ ok: false, reason: "Invalid API key" });
+    live.add("rotated");
+    hashed.length = 0;
+    expect(check("rotated").ok).toBe(true);
+    expect(hashed).toEqual(["rotated"]);
+  });
+
+  it(`holds at most ${DIGEST_MEMO_KEYS} keys, starting again empty past that`, () => {
+    const keys = Array.from({ length: DIGEST_MEMO_KEYS + 1 }, (_, i) => `key-${i}`);
+    const check = createKeyChecker([revocable(keys).source]);
+    for (const key of keys) check(key);
+    hashed.length = 0;
+    check("key-0");
+    check(`key-${DIGEST_MEMO_KEYS}`);
+    expect(hashed).toEqual(["key-0"]);
   });
 });
