@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
-import type { OptionsType, ZxcvbnResult } from "@zxcvbn-ts/core";
 import { defineOperation, REQUEST_BUDGET, text, z } from "#kit";
+import { createZxcvbn, type Zxcvbn } from "./_zxcvbn.js";
 
 /** Longest password scored: zxcvbn's matching grows faster than quadratically with length. */
 const MAX_LENGTH = 64;
@@ -12,40 +11,16 @@ const MAX_LENGTH = 64;
  */
 const L33T_MAX_SUBSTITUTIONS = 4;
 
-interface Checker {
-  check(password: string): ZxcvbnResult;
-}
-
-let checker: Checker | undefined;
+let built: Zxcvbn | undefined;
 
 /**
- * zxcvbn with its English and common dictionaries, built on first use: the dictionaries
- * hold about 30 MB of heap and take over a second to load, which a process that never
- * scores a password should not pay at start.
+ * zxcvbn with its English and common dictionaries, built on first use: indexing the
+ * dictionaries takes a few hundred milliseconds and holds a few megabytes, which a process
+ * that never scores a password should not pay at start.
  */
-function zxcvbn(): Checker {
-  if (checker === undefined) {
-    const require = createRequire(import.meta.url);
-    const { ZxcvbnFactory } = require("@zxcvbn-ts/core") as {
-      ZxcvbnFactory: new (options: OptionsType) => Checker;
-    };
-    const common = require("@zxcvbn-ts/language-common") as {
-      adjacencyGraphs: OptionsType["graphs"];
-      dictionary: OptionsType["dictionary"];
-    };
-    const en = require("@zxcvbn-ts/language-en") as {
-      translations: OptionsType["translations"];
-      dictionary: OptionsType["dictionary"];
-    };
-    checker = new ZxcvbnFactory({
-      translations: en.translations,
-      graphs: common.adjacencyGraphs,
-      dictionary: { ...common.dictionary, ...en.dictionary },
-      l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
-      maxLength: MAX_LENGTH,
-    });
-  }
-  return checker;
+export function zxcvbn(): Zxcvbn {
+  built ??= createZxcvbn({ l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS, maxLength: MAX_LENGTH });
+  return built;
 }
 
 const SCENARIOS = [
@@ -154,7 +129,7 @@ export default defineOperation({
   // declared, so that a check never shares a request with other work.
   cost: () => ({ work: REQUEST_BUDGET.work, bytes: 2048 }),
   handler: ({ password }) => {
-    const result = zxcvbn().check(password);
+    const result = zxcvbn().checker.check(password);
     const crackTimes = Object.fromEntries(
       SCENARIOS.map((scenario) => {
         const { seconds, display } = result.crackTimes[scenario];
