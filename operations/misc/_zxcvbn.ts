@@ -241,6 +241,146 @@ function reverseMatches(index: WordIndex, password: string) {
 interface Checker {
   check(password: string): ZxcvbnResult;
 }
+/** The factory's internals that `Factory` below builds on. */
+interface FactoryBase extends Checker {
+  readonly options: unknown;
+  scoring: { mostGuessableMatchSequence(password: string, matches: Match[]): unknown };
+}
+interface Match {
+  pattern: string;
+  i: number;
+  j: number;
+  token: string;
+  guesses: number;
+  guessesLog10?: number;
+}
+type Estimate = (options: unknown, match: object, password: string) => Match;
+
+/**
+ * The built-in `Scoring.mostGuessableMatchSequence` (its dynamic programme, ties and order
+ * kept), minus its repeated work: it estimated a match anew, as a copy, for every sequence
+ * it might end, and every bruteforce span for every sequence before it; here each match and
+ * span is estimated once, and the per-length tables are arrays, not objects keyed by strings.
+ */
+function mostGuessable(estimate: Estimate, log10: (n: number) => number, growth: number) {
+  return (options: unknown, password: string, matches: Match[]) => {
+    const n = password.length;
+    const byEnd: Match[][] = [];
+    // best[k][l]: last match of the best l-match sequence covering password[0..k];
+    // product[k][l] its guesses' product, total[k][l] the minimised function.
+    const best: Match[][] = [];
+    const product: number[][] = [];
+    const total: number[][] = [];
+    for (let k = 0; k < n; k += 1) {
+      byEnd.push([]);
+      best.push([]);
+      product.push([]);
+      total.push([]);
+    }
+    // A keyboard run's estimate walks the whole keyboard graph, yet depends only on these
+    // fields (and on whether it spans the password, which its length tells): once per key.
+    const spatial = new Map<string, Match>();
+    for (const match of matches) {
+      let estimated: Match;
+      if (match.pattern === "spatial") {
+        const { graph, turns, shiftedCount } = match as Match & Record<string, unknown>;
+        const key = `${graph} ${match.token.length} ${turns} ${shiftedCount}`;
+        const known = spatial.get(key);
+        if (known === undefined) {
+          estimated = estimate(options, match, password);
+          spatial.set(key, estimated);
+        } else {
+          estimated = { ...match, guesses: known.guesses, guessesLog10: known.guessesLog10 };
+        }
+      } else {
+        estimated = estimate(options, match, password);
+      }
+      byEnd[match.j]?.push(estimated);
+    }
+    for (const list of byEnd) list.sort((m1, m2) => m1.i - m2.i);
+    /** Records an l-match sequence ending at match (i..k) if it beats the ones there. */
+    const better = (i: number, k: number, guesses: number, length: number) => {
+      let pi = guesses;
+      if (length > 1) pi *= (product[i - 1] as number[])[length - 1] as number;
+      let factorial = 1;
+      for (let f = 2; f <= length; f += 1) factorial *= f;
+      const g = factorial * pi + growth ** (length - 1);
+      const competing = total[k] as number[];
+      for (let l = 1; l <= length && l < competing.length; l += 1) {
+        const c = competing[l];
+        if (c !== undefined && c <= g) return false;
+      }
+      competing[length] = g;
+      (product[k] as number[])[length] = pi;
+      return true;
+    };
+    const update = (match: Match, length: number) => {
+      if (better(match.i, match.j, match.guesses, length)) {
+        (best[match.j] as Match[])[length] = match;
+      }
+    };
+    // A bruteforce span's guesses depend on its length alone (and on whether it is the
+    // whole password, which its length tells): estimated once per length.
+    const spanGuesses: number[] = [];
+    const span = (i: number, j: number) =>
+      estimate(options, { pattern: "bruteforce", token: password.slice(i, j + 1), i, j }, password);
+    const spanUpdate = (i: number, k: number, length: number, made: Match | undefined) => {
+      let guesses = spanGuesses[k - i + 1];
+      if (guesses === undefined) {
+        made ??= span(i, k);
+        guesses = made.guesses;
+        spanGuesses[k - i + 1] = guesses;
+      }
+      if (!better(i, k, guesses, length)) return made;
+      made ??= span(i, k);
+      (best[k] as Match[])[length] = made;
+      return made;
+    };
+    for (let k = 0; k < n; k += 1) {
+      for (const match of byEnd[k] as Match[]) {
+        if (match.i > 0) {
+          const before = best[match.i - 1] as Match[];
+          for (let l = 1; l < before.length; l += 1) {
+            if (before[l] !== undefined) update(match, l + 1);
+          }
+        } else {
+          update(match, 1);
+        }
+      }
+      spanUpdate(0, k, 1, undefined);
+      for (let i = 1; i <= k; i += 1) {
+        const before = best[i - 1] as Match[];
+        let made: Match | undefined;
+        for (let l = 1; l < before.length; l += 1) {
+          // Two adjacent bruteforce spans are never better than one.
+          if (before[l] !== undefined && before[l]?.pattern !== "bruteforce") {
+            made = spanUpdate(i, k, l + 1, made);
+          }
+        }
+      }
+    }
+    let k = n - 1;
+    let length = 0;
+    let g = Number.POSITIVE_INFINITY;
+    const last = total[k] ?? [];
+    for (let l = 1; l < last.length; l += 1) {
+      const c = last[l];
+      if (c !== undefined && c < g) {
+        length = l;
+        g = c;
+      }
+    }
+    const sequence: Match[] = [];
+    while (k >= 0) {
+      const match = (best[k] as Match[])[length] as Match;
+      sequence.unshift(match);
+      k = match.i - 1;
+      length -= 1;
+    }
+    const guesses = n === 0 ? 1 : ((total[n - 1] as number[])[sequence.length] as number);
+    return { password, guesses, guessesLog10: log10(guesses), sequence };
+  };
+}
 interface MatchOptions {
   password: string;
 }
@@ -288,8 +428,25 @@ export function createZxcvbn(
   const require = createRequire(import.meta.url);
   const core = "@zxcvbn-ts/core/dist";
   const { ZxcvbnFactory } = require("@zxcvbn-ts/core") as {
-    ZxcvbnFactory: new (options: OptionsType, matchers: Record<string, CustomMatcher>) => Checker;
+    ZxcvbnFactory: new (
+      options: OptionsType,
+      matchers: Record<string, CustomMatcher>,
+    ) => FactoryBase;
   };
+  const search = mostGuessable(
+    require(`${core}/scoring/estimate.cjs`) as Estimate,
+    require(`${core}/scoring/utils.cjs`).log10 as (n: number) => number,
+    require(`${core}/data/const.cjs`).MIN_GUESSES_BEFORE_GROWING_SEQUENCE as number,
+  );
+  class Factory extends ZxcvbnFactory {
+    constructor(...args: ConstructorParameters<typeof ZxcvbnFactory>) {
+      super(...args);
+      const { options } = this;
+      this.scoring = {
+        mostGuessableMatchSequence: (password, matches) => search(options, password, matches),
+      };
+    }
+  }
   const getCleanPasswords = require(
     `${core}/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.cjs`,
   ) as GetCleanPasswords;
@@ -345,7 +502,7 @@ export function createZxcvbn(
     feedback: dictionaryFeedback,
     scoring: dictionaryScoring,
   });
-  const checker = new ZxcvbnFactory(
+  const checker = new Factory(
     {
       translations: en.translations,
       graphs: common.adjacencyGraphs,
