@@ -1,10 +1,11 @@
 /**
- * zxcvbn (`@zxcvbn-ts/core`) with its dictionary matchers replaced by ones over one sorted
- * word index, for `misc/password-strength`. The built-in matcher slices every substring of up
- * to 23 characters and looks it up in each of 20 hash tables (14 MB of them); this one walks
- * each start position down a sorted array of all the words, narrowing the range a character
- * at a time and stopping where no word continues. It finds the same matches in the same
- * order (Levenshtein matching, off by default, and user inputs are not supported).
+ * zxcvbn (`@zxcvbn-ts/core`) for `misc/password-strength`, with two of its costs removed and
+ * its results kept. Its dictionary matchers slice every substring of up to 23 characters and
+ * look it up in each of 20 hash tables (14 MB of them); the ones here walk each start
+ * position down one sorted array of all the words, narrowing the range a character at a
+ * time and stopping where no word continues, and find the same matches in the same order
+ * (Levenshtein matching, off by default, and user inputs are not supported). Its scoring
+ * estimated each match again for every sequence it might end; the one here estimates once.
  */
 import { createRequire } from "node:module";
 import type { OptionsType, ZxcvbnResult } from "@zxcvbn-ts/core";
