@@ -471,6 +471,11 @@ export function createZxcvbn(
   );
   for (const key of Object.keys(require.cache)) {
     if (/[\\/]@zxcvbn-ts[\\/](language-(common|en)|dictionary-compression)[\\/]/.test(key)) {
+      // The module that first required it lists it in `children` too: dropped there as well.
+      const dropped = require.cache[key];
+      const siblings = dropped?.parent?.children;
+      const at = dropped === undefined ? -1 : (siblings?.indexOf(dropped) ?? -1);
+      if (at !== -1) siblings?.splice(at, 1);
       delete require.cache[key];
     }
   }
