@@ -122,6 +122,21 @@ describe("each step refuses with yoga's code and status, before anything runs", 
       http: { status: 400, spec: false },
     },
     {
+      step: "variables: a required one missing",
+      params: { query: "query ($s: String!) { t { echo(text: $s) { text } } }" },
+      code: "BAD_USER_INPUT",
+      http: { status: 400, spec: true },
+    },
+    {
+      step: "variables: a value of the wrong type",
+      params: {
+        query: "query ($s: String!) { t { echo(text: $s) { text } } }",
+        variables: { s: { a: 1 } },
+      },
+      code: "BAD_USER_INPUT",
+      http: { status: 400, spec: true },
+    },
+    {
       step: "budget",
       params: { query: "{ t { a: heavy(n: 15) { n } b: heavy(n: 15) { n } } }" },
       code: "LIMIT_EXCEEDED",

@@ -188,6 +188,15 @@ function marked(error: GraphQLError, code: string): GraphQLError {
 }
 
 /**
+ * A variable graphql-jit could not coerce (its error has no extensions): `BAD_USER_INPUT`,
+ * 400 as `application/graphql-response+json`; any other error passes on for masking.
+ */
+function coercionError(error: GraphQLError): GraphQLError {
+  if (!isOriginalGraphQLError(error) || error.extensions?.code !== undefined) return error;
+  return marked(rebuiltError(error, error.message, { ...error.extensions }), "BAD_USER_INPUT");
+}
+
+/**
  * Creates the pipeline for `schema`.
  *
  * @example
@@ -286,7 +295,11 @@ export function createPipeline(options: PipelineOptions) {
   }
 
   function finish(compiled: CompiledQuery, result: ExecutionResult): GraphqlResult {
-    const done = masked(result) as GraphqlResult;
+    // graphql-jit answers variables it cannot coerce with errors and no data, without a
+    // code: a request error (API.md: every error has a code; 4xx when nothing executed).
+    const { errors } = result;
+    const refused = errors !== undefined && !("data" in result);
+    const done = masked(refused ? { errors: errors.map(coercionError) } : result);
     done.stringify = compiled.stringify;
     return done;
   }
