@@ -37,7 +37,10 @@ interface IndexParts {
   ranks: Int32Array;
 }
 
-/** The layout `toBytes` writes; a file of another format is ignored (and the index built). */
+/**
+ * The layout `toBytes` writes, and what `build` makes: bump it when either changes. A file of
+ * another format is ignored (and the index built).
+ */
 const FORMAT = 1;
 /** Typed arrays are written in the machine's byte order, so the order is part of the stamp. */
 const BYTE_ORDER = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? "le" : "be";
@@ -181,6 +184,8 @@ export class WordIndex {
     }
     if (header.format !== FORMAT || header.stamp !== `${stamp} ${BYTE_ORDER}`) return undefined;
     const { words, entries } = header;
+    const sizes = [header.text, words, entries];
+    if (!sizes.every((size) => Number.isSafeInteger(size) && size >= 0)) return undefined;
     let at = padded(4 + headerLength);
     const textAt = at;
     at += padded(header.text);

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { endianness, tmpdir } from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { OptionsType, ZxcvbnResult } from "@zxcvbn-ts/core";
@@ -204,6 +204,21 @@ describe("the prebuilt word index", () => {
       WordIndex.fromBytes(bytes.subarray(0, bytes.length - 1), "@zxcvbn-ts/language-en@4.1.1"),
     ).toBeUndefined();
     expect(WordIndex.fromBytes(new Uint8Array(2), "")).toBeUndefined();
+    // A header whose sizes add up to the length but are not sizes (-2 words).
+    const json = Buffer.from(
+      JSON.stringify({
+        format: 1,
+        stamp: `s ${endianness().toLowerCase()}`,
+        names: [],
+        text: 0,
+        words: -2,
+        entries: 4,
+      }),
+    );
+    const forged = new Uint8Array(((4 + json.length + 3) & ~3) + 12);
+    new DataView(forged.buffer).setUint32(0, json.length, true);
+    forged.set(json, 4);
+    expect(WordIndex.fromBytes(forged, "s")).toBeUndefined();
   });
 
   it("builds the index from the lists when the file is stale or missing", () => {
