@@ -8,11 +8,15 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY operations ./operations
+# The build script, not `npm run build` (tsc alone): after compiling it runs the operations'
+# prebuild modules, which write the data they read at run time into dist/ (the word index of
+# misc/password-strength, 5.3 MB), so that the image carries it.
+COPY scripts/build.mjs ./scripts/build.mjs
 # Production dependencies only, less what node never loads (types, sources, maps, docs;
 # GraphiQL's ESM bundle, loaded as CommonJS; Swagger UI's builds other than the bundle;
 # zxcvbn-ts's sources, browser bundles and ESM builds, required as CommonJS; the Temporal
 # polyfill's global and full builds).
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
+RUN node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund \
   && find node_modules -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
     -o -name '*.map' -o -name '*.md' \) -exec rm -f {} + \
   && rm -rf node_modules/@zxcvbn-ts/*/src node_modules/@zxcvbn-ts/*/dist/zxcvbn-ts.js \

@@ -5,6 +5,9 @@
  * - Refuses, in one line, a Node.js outside package.json's `engines` (node:sqlite needs 22.15).
  * - Compiles src/ and operations/ into a clean dist/ (a deleted module's output never lingers)
  *   and stamps dist/ with the time the compile began, once it succeeded; one build at a time.
+ * - Then runs with node each compiled `*.prebuild.js` under dist/operations/ (from a helper
+ *   `_<name>.prebuild.ts`): it writes the derived data its operation reads at run time
+ *   beside itself in dist/ (docs/writing-an-operation.md). A failure fails the build.
  * - `--if-stale` compiles only when an input (src/, operations/, the tsconfigs, package.json,
  *   the lockfile) is newer than the stamp: a start with an up-to-date build does not rebuild.
  *   Directories count too: deleting or renaming a file changes its folder's time.
@@ -132,6 +135,46 @@ function locked(build) {
   }
 }
 
+/** The compiled prebuild modules under `dist`, in a stable order. */
+export function prebuildModules(dist) {
+  const dir = path.join(dist, "operations");
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".prebuild.js"))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/**
+ * Runs each prebuild module under `dist` with node, one at a time; returns the one line
+ * saying which failed and why, or undefined when all succeeded.
+ */
+export function runPrebuilds(dist) {
+  for (const file of prebuildModules(dist)) {
+    const result = spawnSync(process.execPath, [file], {
+      cwd: path.dirname(file),
+      stdio: ["ignore", "inherit", "pipe"],
+      encoding: "utf8",
+    });
+    if (result.status !== 0) {
+      // Node's report of an uncaught error is several lines; its `Error: …` line says why.
+      const lines = (result.stderr ?? "").split("\n");
+      const why =
+        lines.find((line) => /^\w*Error\b/.test(line)) ??
+        lines.findLast((line) => line.trim() !== "") ??
+        result.error?.message;
+      const exit = result.status ?? result.signal;
+      return `build: ${path.relative(path.dirname(dist), file)} failed (exit ${exit})${why ? `: ${why}` : ""}`;
+    }
+  }
+  return undefined;
+}
+
 function compile() {
   const began = new Date();
   for (const entry of readdirSync(DIST)) {
@@ -143,6 +186,11 @@ function compile() {
     stdio: "inherit",
   });
   if (result.status !== 0) return result.status ?? 1;
+  const failed = runPrebuilds(DIST);
+  if (failed) {
+    process.stderr.write(`${failed}\n`);
+    return 1;
+  }
   writeFileSync(STAMP, "");
   utimesSync(STAMP, began, began);
   return 0;

@@ -1,12 +1,27 @@
 /**
- * scripts/build.mjs, `npm start`'s prestart: one line for a Node.js outside `engines`, and no
- * compile when dist/ holds a build newer than every input.
+ * scripts/build.mjs, `npm start`'s prestart: one line for a Node.js outside `engines`, no
+ * compile when dist/ holds a build newer than every input, and the operations' prebuild
+ * modules run once compiled.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeProblem, satisfies, upToDate } from "../scripts/build.mjs";
+import {
+  nodeProblem,
+  prebuildModules,
+  runPrebuilds,
+  satisfies,
+  upToDate,
+} from "../scripts/build.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   engines: { node: string };
@@ -81,5 +96,58 @@ describe("the up-to-date check", () => {
     expect(upToDate(dir)).toBe(false);
     rmSync(path.join(dir, "dist"), { recursive: true });
     expect(upToDate(dir)).toBe(false);
+  });
+});
+
+describe("the prebuild step", () => {
+  let root = "";
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A dist/ holding `files` (path under dist/ to contents). */
+  function dist(files: Record<string, string>): string {
+    root = mkdtempSync(path.join(tmpdir(), "ucs-prebuild-"));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, "dist", file)), { recursive: true });
+      writeFileSync(path.join(root, "dist", file), text);
+    }
+    return path.join(root, "dist");
+  }
+  /** A prebuild module writing `name` beside itself. */
+  const writes = (name: string) =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("./${name}", import.meta.url), "data");\n`;
+  const fails = "throw new Error('no lists');\n";
+
+  it("runs each compiled *.prebuild.js under dist/operations, which writes beside itself", () => {
+    const out = dist({
+      "operations/misc/_words.prebuild.js": writes("_words.bin"),
+      "operations/text/deep/_table.prebuild.js": writes("_table.bin"),
+      "operations/misc/_words.prebuild.js.map": fails,
+      "operations/misc/_words.prebuild.d.ts": fails,
+      "operations/misc/_words.js": fails,
+      "src/_other.prebuild.js": fails,
+    });
+    expect(prebuildModules(out).map((file) => path.relative(out, file))).toEqual([
+      path.join("operations", "misc", "_words.prebuild.js"),
+      path.join("operations", "text", "deep", "_table.prebuild.js"),
+    ]);
+    expect(runPrebuilds(out)).toBeUndefined();
+    expect(readFileSync(path.join(out, "operations/misc/_words.bin"), "utf8")).toBe("data");
+    expect(existsSync(path.join(out, "operations/text/deep/_table.bin"))).toBe(true);
+  });
+
+  it("fails the build in one line naming the module and its error", () => {
+    const out = dist({
+      "operations/misc/_a.prebuild.js": fails,
+      "operations/misc/_b.prebuild.js": writes("_b.bin"),
+    });
+    const line = runPrebuilds(out) ?? "";
+    expect(line).toBe(
+      `build: ${path.join("dist", "operations", "misc", "_a.prebuild.js")} failed (exit 1): Error: no lists`,
+    );
+    expect(existsSync(path.join(out, "operations/misc/_b.bin"))).toBe(false);
+  });
+
+  it("finds nothing to run without operations in dist/", () => {
+    expect(prebuildModules(dist({ "src/server.js": "" }))).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@
  * (Levenshtein matching, off by default, and user inputs are not supported). Its scoring
  * estimated each match again for every sequence it might end; the one here estimates once.
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { OptionsType, ZxcvbnResult } from "@zxcvbn-ts/core";
 
 type WordList = readonly (string | number)[];
@@ -25,6 +27,84 @@ interface DictionaryMatch {
   l33t: boolean;
 }
 
+/** The arrays a `WordIndex` is made of, built from lists or read from bytes. */
+interface IndexParts {
+  names: string[];
+  text: string;
+  starts: Int32Array;
+  entryStarts: Int32Array;
+  lists: Uint8Array;
+  ranks: Int32Array;
+}
+
+/**
+ * The layout `toBytes` writes, and what `build` makes: bump it when either changes. A file of
+ * another format is ignored (and the index built).
+ */
+const FORMAT = 1;
+/** Typed arrays are written in the machine's byte order, so the order is part of the stamp. */
+const BYTE_ORDER = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? "le" : "be";
+
+/** Byte length of a typed-array section, padded so that the next one is 4-byte aligned. */
+const padded = (bytes: number) => (bytes + 3) & ~3;
+
+/** The index's arrays for `dictionaries`. */
+function build(dictionaries: Readonly<Record<string, WordList>>): IndexParts {
+  const names = Object.keys(dictionaries);
+  if (names.length > 255) throw new Error("at most 255 word lists");
+  // As the built-in `buildRankedDictionary`: rank from 1, a repeated word keeps its last
+  // rank. Entries are chained per word (`first`, `next`) to keep the build's peak small.
+  let total = 0;
+  for (const name of names) total += dictionaries[name]?.length ?? 0;
+  const entryList = new Uint8Array(total);
+  const entryRank = new Int32Array(total);
+  const next = new Int32Array(total).fill(-1);
+  const first = new Map<string, number>();
+  const lastOf = new Map<string, number>();
+  let count = 0;
+  names.forEach((name, list) => {
+    const words = dictionaries[name] ?? [];
+    for (let r = 0; r < words.length; r += 1) {
+      const word = String(words[r]);
+      if (word === "") continue;
+      const last = lastOf.get(word);
+      if (last !== undefined && entryList[last] === list) {
+        entryRank[last] = r + 1;
+        continue;
+      }
+      entryList[count] = list;
+      entryRank[count] = r + 1;
+      if (last === undefined) first.set(word, count);
+      else next[last] = count;
+      lastOf.set(word, count);
+      count += 1;
+    }
+  });
+  lastOf.clear();
+  const words = [...first.keys()].sort();
+  const text = words.join("");
+  const starts = new Int32Array(words.length + 1);
+  const entryStarts = new Int32Array(words.length + 1);
+  const lists = new Uint8Array(count);
+  const ranks = new Int32Array(count);
+  let start = 0;
+  let e = 0;
+  for (let w = 0; w < words.length; w += 1) {
+    const word = words[w] as string;
+    starts[w] = start;
+    entryStarts[w] = e;
+    start += word.length;
+    for (let k = first.get(word) as number; k !== -1; k = next[k] as number) {
+      lists[e] = entryList[k] as number;
+      ranks[e] = entryRank[k] as number;
+      e += 1;
+    }
+  }
+  starts[words.length] = start;
+  entryStarts[words.length] = e;
+  return { names, text, starts, entryStarts, lists, ranks };
+}
+
 /** The words of several ranked lists, sorted, with each word's rank in each list. */
 export class WordIndex {
   private readonly names: string[];
@@ -39,64 +119,107 @@ export class WordIndex {
   /** Characters compared so far, so that tests can bound a check's work. */
   probes = 0;
 
-  constructor(dictionaries: Readonly<Record<string, WordList>>) {
-    this.names = Object.keys(dictionaries);
-    if (this.names.length > 255) throw new Error("at most 255 word lists");
-    // As the built-in `buildRankedDictionary`: rank from 1, a repeated word keeps its last
-    // rank. Entries are chained per word (`first`, `next`) to keep the build's peak small.
-    let total = 0;
-    for (const name of this.names) total += dictionaries[name]?.length ?? 0;
-    const entryList = new Uint8Array(total);
-    const entryRank = new Int32Array(total);
-    const next = new Int32Array(total).fill(-1);
-    const first = new Map<string, number>();
-    const lastOf = new Map<string, number>();
-    let count = 0;
-    this.names.forEach((name, list) => {
-      const words = dictionaries[name] ?? [];
-      for (let r = 0; r < words.length; r += 1) {
-        const word = String(words[r]);
-        if (word === "") continue;
-        const last = lastOf.get(word);
-        if (last !== undefined && entryList[last] === list) {
-          entryRank[last] = r + 1;
-          continue;
-        }
-        entryList[count] = list;
-        entryRank[count] = r + 1;
-        if (last === undefined) first.set(word, count);
-        else next[last] = count;
-        lastOf.set(word, count);
-        count += 1;
-      }
-    });
-    lastOf.clear();
-    const words = [...first.keys()].sort();
-    this.text = words.join("");
-    this.starts = new Int32Array(words.length + 1);
-    this.entryStarts = new Int32Array(words.length + 1);
-    this.lists = new Uint8Array(count);
-    this.ranks = new Int32Array(count);
-    let start = 0;
-    let e = 0;
-    for (let w = 0; w < words.length; w += 1) {
-      const word = words[w] as string;
-      this.starts[w] = start;
-      this.entryStarts[w] = e;
-      start += word.length;
-      for (let k = first.get(word) as number; k !== -1; k = next[k] as number) {
-        this.lists[e] = entryList[k] as number;
-        this.ranks[e] = entryRank[k] as number;
-        e += 1;
-      }
+  /** `parts`: the arrays already made (by `fromBytes`), else built from `dictionaries`. */
+  constructor(dictionaries: Readonly<Record<string, WordList>>, parts = build(dictionaries)) {
+    this.names = parts.names;
+    this.text = parts.text;
+    this.starts = parts.starts;
+    this.entryStarts = parts.entryStarts;
+    this.lists = parts.lists;
+    this.ranks = parts.ranks;
+  }
+
+  /**
+   * The index as bytes for `fromBytes`: a length-prefixed JSON header (format, `stamp`, list
+   * names, sizes), then the text as UTF-16LE (its code units as they are) and the arrays as
+   * they are in memory.
+   */
+  toBytes(stamp: string): Uint8Array {
+    const text = Buffer.from(this.text, "utf16le");
+    const header = Buffer.from(
+      JSON.stringify({
+        format: FORMAT,
+        stamp: `${stamp} ${BYTE_ORDER}`,
+        names: this.names,
+        text: text.length,
+        words: this.size,
+        entries: this.lists.length,
+      }),
+    );
+    const arrays = [this.starts, this.entryStarts, this.ranks, this.lists];
+    let length = padded(4 + header.length) + padded(text.length);
+    for (const array of arrays) length += array.byteLength;
+    const bytes = new Uint8Array(length);
+    new DataView(bytes.buffer).setUint32(0, header.length, true);
+    bytes.set(header, 4);
+    let at = padded(4 + header.length);
+    bytes.set(text, at);
+    at += padded(text.length);
+    for (const array of arrays) {
+      bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
+      at += array.byteLength;
     }
-    this.starts[words.length] = start;
-    this.entryStarts[words.length] = e;
+    return bytes;
+  }
+
+  /**
+   * The index `toBytes(stamp)` wrote, or undefined when `bytes` were written with another
+   * stamp or format, or do not add up (truncated): the caller then builds it from the lists.
+   */
+  static fromBytes(bytes: Uint8Array, stamp: string): WordIndex | undefined {
+    if (bytes.length < 4) return undefined;
+    const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+    let header: {
+      format?: unknown;
+      stamp?: unknown;
+      names: string[];
+      text: number;
+      words: number;
+      entries: number;
+    };
+    try {
+      header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 4, headerLength).toString());
+    } catch {
+      return undefined;
+    }
+    if (header.format !== FORMAT || header.stamp !== `${stamp} ${BYTE_ORDER}`) return undefined;
+    const { words, entries } = header;
+    const sizes = [header.text, words, entries];
+    if (!sizes.every((size) => Number.isSafeInteger(size) && size >= 0)) return undefined;
+    let at = padded(4 + headerLength);
+    const textAt = at;
+    at += padded(header.text);
+    if (at + 4 * (2 * (words + 1) + entries) + entries !== bytes.length) return undefined;
+    // Copied out, so that views into the file's buffer do not keep it alive.
+    const int32s = (count: number) => {
+      const array = new Int32Array(count);
+      new Uint8Array(array.buffer).set(bytes.subarray(at, at + array.byteLength));
+      at += array.byteLength;
+      return array;
+    };
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset + textAt, header.text).toString(
+      "utf16le",
+    );
+    const starts = int32s(words + 1);
+    const entryStarts = int32s(words + 1);
+    const ranks = int32s(entries);
+    const lists = bytes.slice(at, at + entries);
+    if (starts[words] !== text.length || entryStarts[words] !== entries) return undefined;
+    return new WordIndex({}, { names: header.names, text, starts, entryStarts, lists, ranks });
   }
 
   /** The word count. */
   get size(): number {
     return this.starts.length - 1;
+  }
+
+  /** Word `w` (0 to size - 1) and its rank in each list it is in, for tests. */
+  word(w: number): { word: string; ranks: Record<string, number> } {
+    const ranks: Record<string, number> = {};
+    for (let e = this.entryStarts[w] as number; e < (this.entryStarts[w + 1] as number); e += 1) {
+      ranks[this.names[this.lists[e] as number] as string] = this.ranks[e] as number;
+    }
+    return { word: this.text.slice(this.starts[w], this.starts[w + 1]), ranks };
   }
 
   /**
@@ -412,19 +535,69 @@ const WORD_SEQUENCE_NAMES = [
 const isWordSequence = (name: string) =>
   WORD_SEQUENCE_NAMES.some((sequence) => name === sequence || name.startsWith(`${sequence}-`));
 
+/** Where `_zxcvbn.prebuild.ts` writes the index (dist/ only: built in-process elsewhere). */
+export const WORDS_FILE = fileURLToPath(new URL("./_zxcvbn-words.bin", import.meta.url));
+
+/** The packages the index is made from, with their versions: a file stamped otherwise is stale. */
+export function wordListStamp(): string {
+  const require = createRequire(import.meta.url);
+  return ["core", "language-common", "language-en"]
+    .map((name) => {
+      const file = require.resolve(`@zxcvbn-ts/${name}/package.json`);
+      return `@zxcvbn-ts/${name}@${JSON.parse(readFileSync(file, "utf8")).version}`;
+    })
+    .join(" ");
+}
+
+/**
+ * The index over the English and common lists, built from them (236,000 words decompressed).
+ * Their modules are then dropped from the module cache, so that those strings can be collected.
+ */
+export function buildWordIndex(): WordIndex {
+  const require = createRequire(import.meta.url);
+  const common = require("@zxcvbn-ts/language-common") as { dictionary: Record<string, WordList> };
+  const en = require("@zxcvbn-ts/language-en") as { dictionary: Record<string, WordList> };
+  const index = new WordIndex({ ...common.dictionary, ...en.dictionary });
+  for (const key of Object.keys(require.cache)) {
+    if (/[\\/]@zxcvbn-ts[\\/](language-(common|en)|dictionary-compression)[\\/]/.test(key)) {
+      // The module that first required it lists it in `children` too: dropped there as well.
+      const dropped = require.cache[key];
+      const siblings = dropped?.parent?.children;
+      const at = dropped === undefined ? -1 : (siblings?.indexOf(dropped) ?? -1);
+      if (at !== -1) siblings?.splice(at, 1);
+      delete require.cache[key];
+    }
+  }
+  return index;
+}
+
+/** The index `file` holds if it was written for these packages' lists, else undefined. */
+function readWordIndex(file: string): WordIndex | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  return WordIndex.fromBytes(bytes, wordListStamp());
+}
+
 export interface Zxcvbn {
   checker: Checker;
   /** The index over all the lists, for tests. */
   index: WordIndex;
+  /** Whether the index was read from the prebuilt file or built from the lists. */
+  indexFrom: "file" | "lists";
 }
 
 /**
  * zxcvbn with the English and common lists and `options` (l33t substitutions, maxLength).
- * The lists' modules are dropped from the module cache once indexed, so that their
- * 236,000 strings can be collected.
+ * The index over the lists is read from `wordsFile` when it holds one for these packages'
+ * versions (the lists are then never loaded), else built from them.
  */
 export function createZxcvbn(
   options: Pick<OptionsType, "l33tMaxSubstitutions" | "maxLength">,
+  wordsFile = WORDS_FILE,
 ): Zxcvbn {
   const require = createRequire(import.meta.url);
   const core = "@zxcvbn-ts/core/dist";
@@ -456,29 +629,18 @@ export function createZxcvbn(
   const WordSequence = require(`${core}/matcher/wordSequence/matching.cjs`) as MatcherClass;
   const wordSequenceFeedback = require(`${core}/matcher/wordSequence/feedback.cjs`);
   const wordSequenceScoring = require(`${core}/matcher/wordSequence/scoring.cjs`);
-  const common = require("@zxcvbn-ts/language-common") as {
-    adjacencyGraphs: OptionsType["graphs"];
-    dictionary: Record<string, WordList>;
-  };
-  const en = require("@zxcvbn-ts/language-en") as {
-    translations: OptionsType["translations"];
-    dictionary: Record<string, WordList>;
-  };
-  const dictionary = { ...common.dictionary, ...en.dictionary };
-  const index = new WordIndex(dictionary);
+  // The packages' own modules, not their index.cjs, which would decompress every list.
+  const translations = require("@zxcvbn-ts/language-en/dist/translations.cjs");
+  const graphs = require("@zxcvbn-ts/language-common/dist/adjacencyGraphs.json.cjs");
+  const sequenceLists = require("@zxcvbn-ts/language-en/dist/wordSequences.json.cjs") as Record<
+    string,
+    WordList
+  >;
   const sequenceIndex = new WordIndex(
-    Object.fromEntries(Object.entries(dictionary).filter(([name]) => isWordSequence(name))),
+    Object.fromEntries(Object.entries(sequenceLists).filter(([name]) => isWordSequence(name))),
   );
-  for (const key of Object.keys(require.cache)) {
-    if (/[\\/]@zxcvbn-ts[\\/](language-(common|en)|dictionary-compression)[\\/]/.test(key)) {
-      // The module that first required it lists it in `children` too: dropped there as well.
-      const dropped = require.cache[key];
-      const siblings = dropped?.parent?.children;
-      const at = dropped === undefined ? -1 : (siblings?.indexOf(dropped) ?? -1);
-      if (at !== -1) siblings?.splice(at, 1);
-      delete require.cache[key];
-    }
-  }
+  const read = readWordIndex(wordsFile);
+  const index = read ?? buildWordIndex();
   // The three dictionary matchers, by the names of the built-in ones they replace.
   const matchers = (of: WordIndex) => ({
     dictionary: class {
@@ -510,8 +672,8 @@ export function createZxcvbn(
   });
   const checker = new Factory(
     {
-      translations: en.translations,
-      graphs: common.adjacencyGraphs,
+      translations,
+      graphs,
       // No lists: the built-in matchers that would read them are all replaced.
       dictionary: {},
       ...options,
@@ -536,5 +698,5 @@ export function createZxcvbn(
       },
     },
   );
-  return { checker, index };
+  return { checker, index, indexFrom: read === undefined ? "lists" : "file" };
 }

@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { endianness, tmpdir } from "node:os";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import type { OptionsType, ZxcvbnResult } from "@zxcvbn-ts/core";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
+import { createZxcvbn, WordIndex, wordListStamp } from "./_zxcvbn.js";
 import passwordStrength, { zxcvbn } from "./password-strength.js";
 
 /** The longest password of words, dates, keyboard runs and l33t found costliest to match. */
@@ -49,6 +54,21 @@ function samplePasswords(lists: Record<string, readonly (string | number)[]>): s
   for (let k = 0; k < 12; k += 1) for (const kind of kinds) passwords.push(kind().slice(0, 64));
   return passwords;
 }
+
+const OPTIONS = { l33tMaxSubstitutions: 4, maxLength: 64 };
+const scratch = mkdtempSync(path.join(tmpdir(), "ucs-words-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** zxcvbn over `bytes` (by default `index`'s, stamped as the build stamps them) read from a file. */
+function fromFile(index: WordIndex, bytes = index.toBytes(wordListStamp())) {
+  const file = path.join(scratch, `words-${Math.random().toString(36).slice(2)}.bin`);
+  writeFileSync(file, bytes);
+  return createZxcvbn(OPTIONS, file);
+}
+
+/** Cached modules of the word lists (the packages' index.cjs, the lists, their decompressor). */
+const LIST_MODULE =
+  /@zxcvbn-ts[\\/](language-(en|common)[\\/]dist[\\/](index|commonWords|firstnames|lastnames|wikipedia|diceware|passwords)|dictionary-compression)/;
 
 interface Answer {
   score: number;
@@ -117,32 +137,106 @@ describe("misc/password-strength", () => {
     expect(index.probes).toBeLessThan(40_000);
   });
 
-  it("scores as zxcvbn-ts does with the same lists and options", () => {
-    const require = createRequire(import.meta.url);
-    const { ZxcvbnFactory } = require("@zxcvbn-ts/core") as {
-      ZxcvbnFactory: new (options: OptionsType) => { check(password: string): ZxcvbnResult };
-    };
-    const common = require("@zxcvbn-ts/language-common");
-    const en = require("@zxcvbn-ts/language-en");
-    const dictionary = { ...common.dictionary, ...en.dictionary };
-    const upstream = new ZxcvbnFactory({
-      translations: en.translations,
-      graphs: common.adjacencyGraphs,
-      dictionary,
-      l33tMaxSubstitutions: 4,
-      maxLength: 64,
-    });
-    const { checker } = zxcvbn();
-    const passwords = samplePasswords(dictionary);
-    expect(passwords.length).toBeGreaterThan(130);
-    const bare = ({ calcTime: _, ...result }: ZxcvbnResult) => result;
-    for (const password of passwords) {
-      expect(bare(checker.check(password)), password).toEqual(bare(upstream.check(password)));
-    }
-  });
+  it.each(["lists", "file"] as const)(
+    "scores as zxcvbn-ts does with the same lists and options (index from %s)",
+    (from) => {
+      const require = createRequire(import.meta.url);
+      const { ZxcvbnFactory } = require("@zxcvbn-ts/core") as {
+        ZxcvbnFactory: new (options: OptionsType) => { check(password: string): ZxcvbnResult };
+      };
+      const common = require("@zxcvbn-ts/language-common");
+      const en = require("@zxcvbn-ts/language-en");
+      const dictionary = { ...common.dictionary, ...en.dictionary };
+      const upstream = new ZxcvbnFactory({
+        translations: en.translations,
+        graphs: common.adjacencyGraphs,
+        dictionary,
+        l33tMaxSubstitutions: 4,
+        maxLength: 64,
+      });
+      const { checker, indexFrom } = from === "lists" ? zxcvbn() : fromFile(zxcvbn().index);
+      expect(indexFrom).toBe(from);
+      const passwords = samplePasswords(dictionary);
+      expect(passwords.length).toBeGreaterThan(130);
+      const bare = ({ calcTime: _, ...result }: ZxcvbnResult) => result;
+      for (const password of passwords) {
+        expect(bare(checker.check(password)), password).toEqual(bare(upstream.check(password)));
+      }
+    },
+  );
 
   it("takes the whole request budget, so no GraphQL document runs two checks", () => {
     const cost = passwordStrength.cost?.({ password: "a" });
     expect(cost?.work).toBe(20_000_000);
+  });
+});
+
+describe("the prebuilt word index", () => {
+  it("reads back from its bytes the same words, lists and ranks", () => {
+    const { index } = zxcvbn();
+    const read = WordIndex.fromBytes(index.toBytes(wordListStamp()), wordListStamp());
+    expect(read?.size).toBe(index.size);
+    const differ: number[] = [];
+    for (let w = 0; w < index.size; w += 1) {
+      if (!isDeepStrictEqual(read?.word(w), index.word(w))) differ.push(w);
+    }
+    expect(differ).toEqual([]);
+    // Code units kept as they are: astral characters, lone surrogates, odd lengths.
+    const odd = new WordIndex({ a: ["🔑", "\ud800", "ab", "x"], b: ["x", "é"] });
+    const back = WordIndex.fromBytes(odd.toBytes("s"), "s");
+    expect([0, 1, 2, 3, 4].map((w) => back?.word(w))).toEqual(
+      [0, 1, 2, 3, 4].map((w) => odd.word(w)),
+    );
+    expect(back?.match("xé🔑")).toEqual(odd.match("xé🔑"));
+  });
+
+  it("is stamped with the @zxcvbn-ts versions, and refused under another stamp or cut short", () => {
+    const require = createRequire(import.meta.url);
+    for (const name of ["core", "language-common", "language-en"]) {
+      const { version } = require(`@zxcvbn-ts/${name}/package.json`);
+      expect(wordListStamp()).toContain(`@zxcvbn-ts/${name}@${version}`);
+    }
+    const odd = new WordIndex({ a: ["x", "y"] });
+    const bytes = odd.toBytes("@zxcvbn-ts/language-en@4.1.1");
+    expect(WordIndex.fromBytes(bytes, "@zxcvbn-ts/language-en@4.1.1")?.size).toBe(2);
+    expect(WordIndex.fromBytes(bytes, "@zxcvbn-ts/language-en@4.1.2")).toBeUndefined();
+    expect(
+      WordIndex.fromBytes(bytes.subarray(0, bytes.length - 1), "@zxcvbn-ts/language-en@4.1.1"),
+    ).toBeUndefined();
+    expect(WordIndex.fromBytes(new Uint8Array(2), "")).toBeUndefined();
+    // A header whose sizes add up to the length but are not sizes (-2 words).
+    const json = Buffer.from(
+      JSON.stringify({
+        format: 1,
+        stamp: `s ${endianness().toLowerCase()}`,
+        names: [],
+        text: 0,
+        words: -2,
+        entries: 4,
+      }),
+    );
+    const forged = new Uint8Array(((4 + json.length + 3) & ~3) + 12);
+    new DataView(forged.buffer).setUint32(0, json.length, true);
+    forged.set(json, 4);
+    expect(WordIndex.fromBytes(forged, "s")).toBeUndefined();
+  });
+
+  it("builds the index from the lists when the file is stale or missing", () => {
+    const { index } = zxcvbn();
+    const stale = fromFile(index, index.toBytes(`${wordListStamp()} (an older build)`));
+    expect(stale.indexFrom).toBe("lists");
+    expect(stale.checker.check("p@ssw0rd").guesses).toBe(9);
+    expect(createZxcvbn(OPTIONS, path.join(scratch, "absent.bin")).indexFrom).toBe("lists");
+  });
+
+  it("loads none of the word lists when it reads the file", () => {
+    const { index } = zxcvbn();
+    const { cache } = createRequire(import.meta.url);
+    const lists = () => Object.keys(cache).filter((key) => LIST_MODULE.test(key));
+    for (const key of lists()) delete cache[key];
+    const read = fromFile(index);
+    expect(read.indexFrom).toBe("file");
+    expect(lists()).toEqual([]);
+    expect(read.checker.check("correct horse battery staple").score).toBe(4);
   });
 });

@@ -14,9 +14,10 @@ const L33T_MAX_SUBSTITUTIONS = 4;
 let built: Zxcvbn | undefined;
 
 /**
- * zxcvbn with its English and common dictionaries, built on first use: indexing the
- * dictionaries takes a few hundred milliseconds and holds a few megabytes, which a process
- * that never scores a password should not pay at start.
+ * zxcvbn with its English and common dictionaries, made on first use: it reads the word
+ * index the build wrote beside it (or, without that file, builds the index from the lists,
+ * a few hundred milliseconds and tens of megabytes of peak memory), which a process that
+ * never scores a password should not pay at start.
  */
 export function zxcvbn(): Zxcvbn {
   built ??= createZxcvbn({ l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS, maxLength: MAX_LENGTH });
@@ -129,8 +130,9 @@ export default defineOperation({
     },
   ],
   // A check of the costliest 64 characters found takes 3 to 7 ms of CPU on the shared 2-core
-  // machine (the first also builds the word index, about 0.4 s). The whole budget is still
-  // declared, so that a check never shares a request with other work.
+  // machine (the first also loads zxcvbn and reads the word index, about 0.2 s; 0.6 s where it
+  // builds the index instead). The whole budget is still declared, so that a check never
+  // shares a request with other work.
   cost: () => ({ work: REQUEST_BUDGET.work, bytes: 2048 }),
   handler: ({ password }) => {
     const result = zxcvbn().checker.check(password);

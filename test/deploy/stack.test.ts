@@ -523,6 +523,7 @@ describe("a rolling update", () => {
         "tsconfig.build.json",
         "src",
         "operations",
+        "scripts",
       ]) {
         cpSync(path.join(ROOT, entry), path.join(context, entry), { recursive: true });
       }
