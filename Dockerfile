@@ -8,8 +8,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY operations ./operations
-# The build script, not `npm run build` (tsc alone): after compiling it runs the operations'
-# prebuild modules, which write the data they read at run time into dist/ (the word index of
+# The build script (`npm run build`): after compiling it runs the operations' prebuild
+# modules, which write the data they read at run time into dist/ (the word index of
 # misc/password-strength, 5.3 MB), so that the image carries it.
 COPY scripts/build.mjs ./scripts/build.mjs
 # Production dependencies only, less what node never loads (types, sources, maps, docs;
