@@ -113,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Declared up front, so every request object has one shape whether or not a key is set.
   app.decorateRequest("apiKeyId", undefined);
   app.decorateRequest("principal", undefined);
+  // Set by a surface that knows a request to be costly (heavy-lane.ts reads it).
+  app.decorateRequest("heavy", false);
   // First: a request waiting behind its connection's previous answer runs nothing yet.
   registerBackpressure(app);
   // Then: requests with large inputs run one per turn of the event loop, between cheap ones.

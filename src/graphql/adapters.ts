@@ -15,10 +15,11 @@
  *   the shortcut's requests never holds it (about 7 MB).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { OnParamsEventPayload, Plugin } from "graphql-yoga";
 import { MAX_LIST_ITEMS_PER_REQUEST } from "../core/budget.js";
+import type { QueryValues } from "../core/query.js";
 import { isJson } from "./http-errors.js";
 import {
   type GraphqlParams,
@@ -26,9 +27,17 @@ import {
   isOriginalGraphQLError,
   isPromise,
   type Pipeline,
+  type PreparedDocument,
   type RequestContext,
   rebuiltError,
 } from "./pipeline.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** What `/graphql`'s weighing hook found prepared for the request, for its handler. */
+    graphqlPrepared?: PreparedDocument | undefined;
+  }
+}
 
 const JSON_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "application/json; charset=utf-8",
@@ -189,11 +198,11 @@ export function createShortcut(pipeline: Pipeline) {
     if (!params) return undefined;
     // The same context yoga hands the pipeline (its server context), with the request's
     // list-item budget made in place, so every request's context has one shape.
-    const result = pipeline.run(params, {
-      req: request,
-      reply,
-      listItemsLeft: MAX_LIST_ITEMS_PER_REQUEST,
-    });
+    const result = pipeline.run(
+      params,
+      { req: request, reply, listItemsLeft: MAX_LIST_ITEMS_PER_REQUEST },
+      request.graphqlPrepared,
+    );
     return isPromise(result) ? result.then(sendResult(reply)) : send(reply, result);
   };
 }
@@ -207,7 +216,7 @@ export function createShortcut(pipeline: Pipeline) {
  */
 export function usePipeline(pipeline: Pipeline): Plugin<object, RequestContext> {
   const handler: OnParamsEventPayload<RequestContext>["paramsHandler"] = ({ params, context }) =>
-    pipeline.run(params as GraphqlParams, context);
+    pipeline.run(params as GraphqlParams, context, (context.req as FastifyRequest).graphqlPrepared);
   return {
     onParams({ params, setParamsHandler }) {
       // A query text over the limits is refused before yoga checks the parameters' shapes.
@@ -217,5 +226,48 @@ export function usePipeline(pipeline: Pipeline): Plugin<object, RequestContext> 
       }
       setParamsHandler(handler);
     },
+  };
+}
+
+/**
+ * The `preValidation` hook that weighs a `/graphql` request (after its body is parsed,
+ * before the heavy lane's `preHandler`): a document not yet prepared costs its parse,
+ * validation and compilation (tens to hundreds of milliseconds for 100 fields), so the
+ * request is marked heavy and takes the lane. A prepared one costs one cache lookup, whose
+ * answer is kept on the request for the handler. The query is read where either adapter
+ * reads it: a JSON object body, an `application/graphql` body, or GET's `query=`. A
+ * request without a query text (an array body: batches are refused) is not weighed.
+ *
+ * @example
+ * scope.addHook("preValidation", weighGraphqlRequest(pipeline));
+ */
+export function weighGraphqlRequest(pipeline: Pipeline) {
+  return function weighGraphql(
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+  ): void {
+    const body = request.body;
+    // The app's query values (core/query.ts): each name's values, in order. A fastify with
+    // its default parser (some tests) has a plain object: its GETs are not weighed.
+    const search = request.query instanceof Map ? (request.query as QueryValues) : undefined;
+    let query: unknown;
+    let operationName: unknown;
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+      ({ query, operationName } = body as Record<string, unknown>);
+    } else {
+      query = typeof body === "string" ? body : search?.get("query")?.[0];
+      // As yoga's parameters are read from the URL (http-errors.ts): empty is absent.
+      operationName = search?.get("operationName")?.[0] || undefined;
+    }
+    if (typeof query === "string" && query !== "") {
+      const found = pipeline.lookup(
+        query,
+        typeof operationName === "string" ? operationName : undefined,
+      );
+      request.graphqlPrepared = found;
+      if (found === undefined) request.heavy = true;
+    }
+    done();
   };
 }

@@ -383,6 +383,34 @@ describe("prepared documents", () => {
   });
 });
 
+describe("lookup, which a hook may ask before the handler runs", () => {
+  it("finds a document once prepared (from its second sight), by text and operation name", async () => {
+    const { pipeline } = pipelineWith();
+    expect(pipeline.lookup(TWO, "A")).toBeUndefined();
+    await pipeline.run({ query: TWO, operationName: "A" }, contextFor());
+    expect(pipeline.lookup(TWO, "A")).toBeUndefined();
+    await pipeline.run({ query: TWO, operationName: "A" }, contextFor());
+    expect(pipeline.lookup(TWO, "A")).toBeDefined();
+    expect(pipeline.lookup(TWO, "B")).toBeUndefined();
+    expect(pipeline.lookup(TWO, null)).toBeUndefined();
+  });
+
+  it("hands run what it found; run uses it only for its own text and operation", async () => {
+    const { pipeline } = pipelineWith();
+    const params = { query: TWO, operationName: "A" };
+    for (let i = 0; i < 2; i++) await pipeline.run(params, contextFor());
+    const found = pipeline.lookup(TWO, "A");
+    const a = (await pipeline.run(params, contextFor(), found)) as GraphqlResult;
+    expect(a.data).toEqual({ t: { echo: { text: "a" } } });
+    const b = (await pipeline.run(
+      { query: TWO, operationName: "B" },
+      contextFor(),
+      found,
+    )) as GraphqlResult;
+    expect(b.data).toEqual({ t: { echo: { text: "b" } } });
+  });
+});
+
 describe("the query-text check adapters may ask for first", () => {
   it("refuses a text over the limits, and is free once the text is prepared", async () => {
     const { pipeline } = pipelineWith();

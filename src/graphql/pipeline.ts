@@ -93,6 +93,8 @@ export interface PipelineOptions {
 }
 
 interface Prepared {
+  /** The text it was prepared from: a looked-up entry is used only for this text. */
+  query: string;
   document: DocumentNode;
   operationName: string | undefined;
   /** Compiled at once, or (for a document with costed fields) once a request fits the budget. */
@@ -261,6 +263,7 @@ export function createPipeline(options: PipelineOptions) {
     const compiled = costed.definition === null ? compile(document, operationName) : undefined;
     if (compiled && !isCompiledQuery(compiled)) return masked(compiled);
     const entry = {
+      query,
       document,
       operationName,
       compiled,
@@ -317,16 +320,31 @@ export function createPipeline(options: PipelineOptions) {
   }
 
   /**
+   * The document prepared for `query` and `operationName`, or undefined: the cache lookup a
+   * request's {@link run} would make, done early (to tell a costly request, register.ts)
+   * and handed to `run` so that it is made once.
+   */
+  function lookup(query: string, operationName: string | null | undefined): Prepared | undefined {
+    return prepared.get(query)?.get(operationName ?? undefined);
+  }
+
+  /**
    * The result of a request, synchronous when nothing on the way is asynchronous (the
    * usual case: a prepared query, no quota store to ask). `context` is what resolvers get;
-   * the object itself keys the request's problem and list-item budgets.
+   * the object itself keys the request's problem and list-item budgets. `found` is what
+   * {@link lookup} found for the request, if it was asked.
    */
   function run(
     params: GraphqlParams,
     context: RequestContext,
+    found?: Prepared,
   ): GraphqlResult | Promise<GraphqlResult> {
     const operationName = params.operationName ?? undefined;
-    const known = prepared.get(params.query)?.get(operationName);
+    // The same text is most often the same string: compared by reference, not read again.
+    const known =
+      found !== undefined && found.query === params.query && found.operationName === operationName
+        ? found
+        : prepared.get(params.query)?.get(operationName);
     if (known) return runPrepared(known, params, context);
     const first = parsed(params.query, operationName, context.req.method === "GET");
     if (!("document" in first)) return first;
@@ -400,7 +418,10 @@ export function createPipeline(options: PipelineOptions) {
     return { texts: prepared.size, bytes: prepared.bytes };
   }
 
-  return { run, textProblem, preparedStats };
+  return { run, lookup, textProblem, preparedStats };
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;
+
+/** A document the pipeline has prepared, as {@link Pipeline.lookup} finds it. */
+export type PreparedDocument = Prepared;

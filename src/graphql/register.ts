@@ -20,7 +20,7 @@ import { boundJsonBodies } from "../http/json-body.js";
 import type { AnyOperation } from "../kit/define.js";
 import { countingRunner } from "../observability/calculation-counters.js";
 import type { Surface } from "../surface.js";
-import { createShortcut, usePipeline } from "./adapters.js";
+import { createShortcut, usePipeline, weighGraphqlRequest } from "./adapters.js";
 import { createBudget } from "./budget.js";
 import { exampleQuery } from "./examples.js";
 import { registerGraphiql, wantsGraphiql } from "./graphiql.js";
@@ -173,6 +173,10 @@ export function registerGraphql(
     // (no prototype is touched), so the body is refused as an unexpected parameter, not
     // called invalid JSON. Nothing here merges a body into another object.
     boundJsonBodies(scope, "ignore");
+    // A document not yet prepared takes the heavy lane (http/heavy-lane.ts); one that is
+    // keeps what the lookup found for the handler, so the pipeline looks it up once.
+    scope.decorateRequest("graphqlPrepared", undefined);
+    scope.addHook("preValidation", weighGraphqlRequest(pipeline));
     scope.setErrorHandler((error, request, reply) =>
       handleGraphqlError(error as FastifyError, request, reply, MASKED_MESSAGE),
     );

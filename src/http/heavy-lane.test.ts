@@ -38,6 +38,9 @@ const request = (url: string, contentLength?: number) =>
     headers: contentLength === undefined ? {} : { "content-length": String(contentLength) },
   }) as unknown as FastifyRequest;
 
+/** A request a surface's hook marked heavy (a GraphQL document not yet prepared). */
+const marked = (req: FastifyRequest) => Object.assign(req, { heavy: true });
+
 function reply() {
   const sent: {
     status?: number;
@@ -80,6 +83,7 @@ describe("heavy lane", () => {
     ["a small body", request("/graphql", 50), true],
     ["a long URL", request(`/v1/math/sum?numbers=${"1,".repeat(60)}`), false],
     ["a large body", request("/graphql", 5000), false],
+    ["a short request its surface marked heavy", marked(request("/graphql", 50)), false],
   ])("%s runs at once: %s", (_name, req, atOnce) => {
     const hook = lane();
     let ran = false;
@@ -100,6 +104,19 @@ describe("heavy lane", () => {
     expect(ran).toEqual([1, 2]);
     await turn();
     expect(ran).toEqual([1, 2, 3]);
+  });
+
+  it("runs requests marked heavy in the same lane, in arrival order", async () => {
+    const hook = lane();
+    const ran: string[] = [];
+    hook(marked(request("/graphql")), reply().stub, () => ran.push("marked"));
+    hook(request("x".repeat(200)), reply().stub, () => ran.push("long"));
+    hook(request("/v1/math/sum?numbers=1"), reply().stub, () => ran.push("cheap"));
+    expect(ran).toEqual(["cheap"]);
+    await turn();
+    expect(ran).toEqual(["cheap", "marked"]);
+    await turn();
+    expect(ran).toEqual(["cheap", "marked", "long"]);
   });
 
   it("answers 503 with Retry-After past maxWaiting heavy requests", () => {

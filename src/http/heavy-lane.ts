@@ -17,6 +17,11 @@
  * then encoding the string for the socket): a cheap request arriving then waited for all of
  * it. So its JSON is made and encoded a piece (`pieceBytes`) per turn, into one buffer sized
  * from the declaration, which fastify then writes as it is (same bytes, same headers).
+ *
+ * A request may also be heavy for what only its surface knows (a GraphQL document not yet
+ * prepared: parsed, validated and compiled for it). The surface says so by setting
+ * `request.heavy` in a hook that runs before this one (`preValidation`); the lane reads
+ * it beside the URL and the body, and knows nothing of the surface.
  */
 import type {
   FastifyInstance,
@@ -26,6 +31,16 @@ import type {
 } from "fastify";
 import { declaredAnswer } from "../core/budget.js";
 import { sendError } from "./errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * Set by a surface's hook before the lane's (false by default, declared once in app.ts):
+     * the request will cost much CPU whatever its size, so it takes the lane.
+     */
+    heavy: boolean;
+  }
+}
 
 export interface HeavyLaneOptions {
   /** A request whose URL (path and query) is longer is heavy. */
@@ -108,7 +123,9 @@ export function registerHeavyLane(
     ) {
       // Whatever an earlier calculation declared (a GraphQL field's) is not this request's.
       declaredAnswer.bytes = 0;
-      if (!isHeavy(request.url, request.headers["content-length"], options)) return done();
+      if (!request.heavy && !isHeavy(request.url, request.headers["content-length"], options)) {
+        return done();
+      }
       if (waiting.length >= maxWaiting) {
         sendError(reply, 503, "Service Unavailable", { "retry-after": "1" });
         return;
