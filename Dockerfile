@@ -10,7 +10,7 @@ COPY src ./src
 COPY operations ./operations
 # The build script (`npm run build`): after compiling it runs the operations' prebuild
 # modules, which write the data they read at run time into dist/ (the word index of
-# misc/password-strength, 5.3 MB), so that the image carries it.
+# misc/password-strength, 1.6 MB), so that the image carries it.
 COPY scripts/build.mjs ./scripts/build.mjs
 # Production dependencies only, less what node never loads (types, sources, maps, docs;
 # GraphiQL's ESM bundle, loaded as CommonJS; Swagger UI's builds other than the bundle;

@@ -7,7 +7,7 @@ import type { OptionsType, ZxcvbnResult } from "@zxcvbn-ts/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/core/runner.js";
 import { itAnswersItsExamples, locTypes, problemsOf } from "../_testing.js";
-import { createZxcvbn, WordIndex, wordListStamp } from "./_zxcvbn.js";
+import { createZxcvbn, packWordIndex, WordIndex, wordListStamp } from "./_zxcvbn.js";
 import passwordStrength, { zxcvbn } from "./password-strength.js";
 
 /** The longest password of words, dates, keyboard runs and l33t found costliest to match. */
@@ -61,8 +61,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** zxcvbn over `bytes` (by default `index`'s, stamped as the build stamps them) read from a file. */
 function fromFile(index: WordIndex, bytes = index.toBytes(wordListStamp())) {
-  const file = path.join(scratch, `words-${Math.random().toString(36).slice(2)}.bin`);
-  writeFileSync(file, bytes);
+  const file = path.join(scratch, `words-${Math.random().toString(36).slice(2)}.bin.br`);
+  writeFileSync(file, packWordIndex(bytes));
   return createZxcvbn(OPTIONS, file);
 }
 
@@ -227,6 +227,13 @@ describe("the prebuilt word index", () => {
     expect(stale.indexFrom).toBe("lists");
     expect(stale.checker.check("p@ssw0rd").guesses).toBe(9);
     expect(createZxcvbn(OPTIONS, path.join(scratch, "absent.bin")).indexFrom).toBe("lists");
+    // Not Brotli (an index written whole, or a file cut short): built from the lists too.
+    const raw = path.join(scratch, "raw.bin");
+    writeFileSync(raw, index.toBytes(wordListStamp()));
+    expect(createZxcvbn(OPTIONS, raw).indexFrom).toBe("lists");
+    const packed = packWordIndex(index.toBytes(wordListStamp()));
+    writeFileSync(raw, packed.subarray(0, packed.length >> 1));
+    expect(createZxcvbn(OPTIONS, raw).indexFrom).toBe("lists");
   });
 
   it("loads none of the word lists when it reads the file", () => {
