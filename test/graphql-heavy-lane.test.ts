@@ -1,11 +1,12 @@
 /**
- * A GraphQL document not yet prepared costs its parse, validation and compilation, so its
- * request takes the heavy lane (src/http/heavy-lane.ts) however small it is: a cheap request
- * that arrives in the same turn is answered first. A prepared document stays on the fast
+ * A long GraphQL document not yet prepared costs its parse, validation and compilation, so
+ * its request takes the heavy lane (src/http/heavy-lane.ts): a cheap request that arrives in
+ * the same turn is answered first. A prepared document, or a short one, stays on the fast
  * path. Order is what is checked, not time.
  */
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEAVY_DOCUMENT_CHARS } from "../src/graphql/adapters.js";
 import { AUTH, testApp } from "./helpers.js";
 
 let app: FastifyInstance;
@@ -15,8 +16,19 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 let documents = 0;
-/** A small document no request has sent yet (its alias is unique). */
-const freshDocument = () => `{ d${++documents}: math { sum(numbers: ["1", "2"]) { decimal } } }`;
+/** A document no request has sent yet (its aliases are unique), longer than the bound. */
+const freshDocument = () => {
+  const n = ++documents;
+  const fields = Array.from(
+    { length: 25 },
+    (_, j) => `d${n}_${j}: math { sum(numbers: ["1"]) { decimal } }`,
+  );
+  const query = `{ ${fields.join(" ")} }`;
+  expect(query.length).toBeGreaterThan(HEAVY_DOCUMENT_CHARS);
+  return query;
+};
+/** A short document no request has sent yet. */
+const shortDocument = () => `{ s${++documents}: math { sum(numbers: ["1", "2"]) { decimal } } }`;
 
 type Request = InjectOptions;
 
@@ -52,9 +64,9 @@ const typed = (query: string): Request => ({
   payload: query,
 });
 
-/** A document sent twice already: prepared, and kept. */
+/** A short document sent twice already: prepared, and kept. */
 async function preparedDocument(request: (query: string) => Request): Promise<string> {
-  const query = freshDocument();
+  const query = shortDocument();
   for (let i = 0; i < 2; i++) expect((await app.inject(request(query))).statusCode).toBe(200);
   return query;
 }
@@ -82,15 +94,24 @@ describe.each([
   });
 });
 
-it("a document that fails validation is never prepared, and always waits", async () => {
+it("a short document not yet prepared runs at once", async () => {
   const cheap = post(await preparedDocument(post));
-  const invalid = post("{ math { sum(numbers: 1) { nothing } } }");
+  expect(await order({ fresh: post(shortDocument()), cheap })).toEqual(["fresh", "cheap"]);
+});
+
+it("a long document that fails validation is never prepared, and always waits", async () => {
+  const cheap = post(await preparedDocument(post));
+  const invalid = post(
+    `{ math { sum(numbers: 1) { nothing } } }${" ".repeat(HEAVY_DOCUMENT_CHARS)}`,
+  );
+  const short = post("{ math { sum(numbers: 1) { nothing } } }");
   for (let i = 0; i < 3; i++) {
     const ended: string[] = [];
     await Promise.all([
       app.inject(invalid).then(() => ended.push("invalid")),
+      app.inject(short).then(() => ended.push("short")),
       app.inject(cheap).then(() => ended.push("cheap")),
     ]);
-    expect(ended).toEqual(["cheap", "invalid"]);
+    expect(ended).toEqual(["short", "cheap", "invalid"]);
   }
 });
