@@ -26,8 +26,8 @@ const COSTLIEST: Record<string, Record<string, unknown>> = {
   },
   // Every word starts a phrase of the word list, so each is looked up at every length.
   "text/sentiment": { text: "does not ".repeat(1111) },
-  // The longest password taken, of words, names, dates, keyboard runs and l33t: zxcvbn
-  // matches every substring against every dictionary (the slowest of the inputs tried).
+  // The longest password taken, of words, names, dates, keyboard runs and l33t: the
+  // slowest of the inputs tried (its dictionary matching and l33t readings).
   "misc/password-strength": {
     password: "P@ssw0rd!1990qwertyJohnSmith$$abc123Tr0ub4dor&3correcthorse!!!!!",
   },
