@@ -543,9 +543,8 @@ export const WORDS_FILE = fileURLToPath(new URL("./_zxcvbn-words.bin.br", import
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /**
- * An index's bytes as its file holds them: Brotli (5.3 MB to 1.6 MB, which the image
- * carries; about 40 ms to read back at the first check). Quality 7: 11 saves little more
- * and takes 20 s of every build.
+ * An index's bytes as its file holds them: Brotli, a third of the size, since the image
+ * carries the file. Quality 7: the highest saves little more and slows every build.
  */
 export function packWordIndex(bytes: Uint8Array): Buffer {
   return brotliCompressSync(bytes, {

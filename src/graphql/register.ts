@@ -173,8 +173,8 @@ export function registerGraphql(
     // (no prototype is touched), so the body is refused as an unexpected parameter, not
     // called invalid JSON. Nothing here merges a body into another object.
     boundJsonBodies(scope, "ignore");
-    // A document not yet prepared takes the heavy lane (http/heavy-lane.ts); one that is
-    // keeps what the lookup found for the handler, so the pipeline looks it up once.
+    // A long document not yet prepared takes the heavy lane (http/heavy-lane.ts); what the
+    // lookup found is kept for the handler, so the pipeline looks a document up once.
     scope.decorateRequest("graphqlPrepared", undefined);
     scope.addHook("preValidation", weighGraphqlRequest(pipeline));
     scope.setErrorHandler((error, request, reply) =>

@@ -18,8 +18,8 @@
  * it. So its JSON is made and encoded a piece (`pieceBytes`) per turn, into one buffer sized
  * from the declaration, which fastify then writes as it is (same bytes, same headers).
  *
- * A request may also be heavy for what only its surface knows (a GraphQL document not yet
- * prepared: parsed, validated and compiled for it). The surface says so by setting
+ * A request may also be heavy for what only its surface knows (a long GraphQL document not
+ * yet prepared: parsed, validated and compiled for it). The surface says so by setting
  * `request.heavy` in a hook that runs before this one (`preValidation`); the lane reads
  * it beside the URL and the body, and knows nothing of the surface.
  */
